@@ -1,0 +1,84 @@
+/**
+ * The whole test task: static checks, then every test, then one plain summary
+ * line (`N passed, N failed`) that CI reads. Each static check counts as one
+ * test. Run with `deno task test`.
+ *
+ * @module
+ */
+
+import { setupTools } from "./setup.ts";
+
+const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts"];
+const deno = Deno.execPath();
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+
+async function run(label: string, args: string[], env?: Record<string, string>): Promise<boolean> {
+  console.log(`\n== ${label}: deno ${args.join(" ")}`);
+  const { code } = await new Deno.Command(deno, {
+    args,
+    env,
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  return code === 0;
+}
+
+async function check(label: string, args: string[]): Promise<void> {
+  if (await run(label, args)) {
+    passed++;
+  } else {
+    failed++;
+    failures.push(label);
+  }
+}
+
+/** Counts test cases and failures in a JUnit report written by `deno test`. */
+function countJUnit(xml: string): { tests: number; failures: number } {
+  let tests = 0;
+  let failuresCount = 0;
+  for (const m of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    tests++;
+    const body = m[2] ?? "";
+    if (/<failure\b|<error\b/.test(body)) failuresCount++;
+  }
+  return { tests, failures: failuresCount };
+}
+
+const tools = await setupTools();
+
+await check("format", ["fmt", "--check"]);
+await check("lint", ["lint"]);
+await check("type check", ["check", ...ENTRY_POINTS, "tests/", "bench/", "examples/", "scripts/"]);
+await check("doc lint", ["doc", "--lint", ...ENTRY_POINTS]);
+
+const junit = await Deno.makeTempFile({ suffix: ".xml" });
+const testsOk = await run("tests", [
+  "test",
+  "-A",
+  "--no-check",
+  `--junit-path=${junit}`,
+  "tests/",
+], tools.env);
+let report = "";
+try {
+  report = await Deno.readTextFile(junit);
+} catch {
+  // No report means the runner itself failed before writing it.
+}
+const counted = countJUnit(report);
+passed += counted.tests - counted.failures;
+failed += counted.failures;
+if (counted.failures > 0) failures.push(`${counted.failures} test case(s)`);
+if (!testsOk && counted.failures === 0) {
+  // The runner failed without a failing case (e.g. a module did not load).
+  failed++;
+  failures.push("test runner");
+}
+
+if (failures.length > 0) console.log(`\nFailed: ${failures.join(", ")}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+Deno.exit(failed === 0 ? 0 : 1);
