@@ -3,6 +3,10 @@
  * works on a fresh machine with only Node.js and npm. Everything it installs
  * is dev-only; the library has no runtime dependencies.
  *
+ * Each tool is optional: when one cannot be found or installed, its variable
+ * is left unset and the tests that need it are ignored with a `skipped:` line.
+ * Run alone with `deno run -A scripts/setup.ts`.
+ *
  * @module
  */
 
@@ -12,7 +16,246 @@ export interface Tools {
   env: Record<string, string>;
 }
 
-/** Prepares dev-only tools and returns the environment the tests read them from. */
-export function setupTools(): Promise<Tools> {
-  return Promise.resolve({ env: {} });
+/** Options for {@linkcode setupTools}. */
+export interface SetupOptions {
+  /** Directory that receives npm-installed tools; defaults to `.tools` in the repo root. */
+  toolsDir?: string;
+  /** Receives one short line per tool; defaults to `console.log`. */
+  log?: (line: string) => void;
+}
+
+const ROOT = new URL("../", import.meta.url);
+const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+// Bounds every external command so that a hung install cannot stall the test run.
+const APT_TIMEOUT_MS = 6 * 60_000;
+const NPM_TIMEOUT_MS = 3 * 60_000;
+const PROBE_TIMEOUT_MS = 20_000;
+
+interface RunResult {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command without stdin, capturing output, killed after `timeoutMs`. */
+async function runQuiet(
+  cmd: string,
+  args: string[],
+  options: { timeoutMs: number; env?: Record<string, string> },
+): Promise<RunResult> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(cmd, {
+      args,
+      env: options.env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (error) {
+    return { ok: false, stdout: "", stderr: String(error) };
+  }
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+  }, options.timeoutMs);
+  try {
+    const out = await child.output();
+    const decoder = new TextDecoder();
+    return {
+      ok: out.success,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Returns the first line `binary --version` prints, or null when it does not run. */
+async function probeVersion(binary: string): Promise<string | null> {
+  const result = await runQuiet(binary, ["--version"], { timeoutMs: PROBE_TIMEOUT_MS });
+  if (!result.ok) return null;
+  return result.stdout.trim().split("\n")[0] ?? "";
+}
+
+function lastLines(text: string, count = 3): string {
+  return text.trim().split("\n").slice(-count).join(" | ");
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Returns the first of `candidates` that runs, with its version. */
+async function firstRunning(
+  candidates: string[],
+): Promise<{ binary: string; version: string } | null> {
+  for (const binary of candidates) {
+    const version = await probeVersion(binary);
+    if (version !== null) return { binary, version };
+  }
+  return null;
+}
+
+/** Paths where the npm package `bun` may leave a native binary. */
+async function bunCandidates(prefix: string): Promise<string[]> {
+  // The package's postinstall replaces bin/bun.exe with the native binary; when
+  // install scripts are disabled the platform package still holds it.
+  const candidates = [`${prefix}/node_modules/bun/bin/bun.exe`];
+  try {
+    for await (const entry of Deno.readDir(`${prefix}/node_modules/@oven`)) {
+      candidates.push(`${prefix}/node_modules/@oven/${entry.name}/bin/bun`);
+    }
+  } catch {
+    // Not installed yet.
+  }
+  return candidates;
+}
+
+/** Finds a working Bun under `toolsDir/bun`, installing `bun@1` from npm when absent. */
+async function setupBun(toolsDir: string, log: (line: string) => void): Promise<string | null> {
+  const prefix = `${toolsDir}/bun`;
+  let found = await firstRunning(await bunCandidates(prefix));
+  let how = "cached";
+  if (found === null) {
+    how = "installed from npm";
+    await Deno.mkdir(prefix, { recursive: true });
+    const result = await runQuiet("npm", [
+      "install",
+      "--prefix",
+      prefix,
+      "--no-audit",
+      "--no-fund",
+      "--no-save",
+      "--loglevel=error",
+      "bun@1",
+    ], { timeoutMs: NPM_TIMEOUT_MS });
+    if (!result.ok) {
+      log(`bun: not available (npm install bun@1 failed: ${lastLines(result.stderr)})`);
+      return null;
+    }
+    found = await firstRunning(await bunCandidates(prefix));
+  }
+  if (found === null) {
+    log(`bun: not available (no runnable binary under ${prefix}/node_modules)`);
+    return null;
+  }
+  log(`bun: ${found.version} (${how}) at ${found.binary}`);
+  return found.binary;
+}
+
+async function findChromium(): Promise<string | null> {
+  for (const path of CHROMIUM_CANDIDATES) {
+    if (await exists(path)) return path;
+  }
+  return null;
+}
+
+/** Finds Chromium, installing Debian's package with apt when absent and running as root. */
+async function setupChromium(log: (line: string) => void): Promise<string | null> {
+  let binary = await findChromium();
+  let how = "found";
+  if (binary === null) {
+    if (Deno.uid() !== 0) {
+      log("chromium: not available (not installed and not root, so no apt-get)");
+      return null;
+    }
+    how = "installed with apt-get";
+    const env = { DEBIAN_FRONTEND: "noninteractive" };
+    // Waits for another apt run (e.g. a parallel setup) instead of failing on its lock.
+    const lock = ["-o", "DPkg::Lock::Timeout=180"];
+    const update = await runQuiet("apt-get", [...lock, "update", "-qq"], {
+      timeoutMs: APT_TIMEOUT_MS,
+      env,
+    });
+    if (!update.ok) {
+      log(`chromium: apt-get update failed (${lastLines(update.stderr)}); trying anyway`);
+    }
+    const install = await runQuiet("apt-get", [
+      ...lock,
+      "install",
+      "-y",
+      "-qq",
+      "--no-install-recommends",
+      "chromium",
+    ], { timeoutMs: APT_TIMEOUT_MS, env });
+    if (!install.ok) {
+      log(`chromium: not available (apt-get install failed: ${lastLines(install.stderr)})`);
+      return null;
+    }
+    binary = await findChromium();
+    if (binary === null) {
+      log("chromium: not available (apt-get succeeded but no binary was found)");
+      return null;
+    }
+  }
+  const version = await probeVersion(binary);
+  if (version === null) {
+    log(`chromium: not available (${binary} does not run)`);
+    return null;
+  }
+  log(`chromium: ${version} (${how}) at ${binary}`);
+  return binary;
+}
+
+/** Finds `node` on PATH. */
+async function setupNode(log: (line: string) => void): Promise<string | null> {
+  const version = await probeVersion("node");
+  if (version === null) {
+    log("node: not available (no `node` on PATH)");
+    return null;
+  }
+  const which = await runQuiet("node", ["-p", "process.execPath"], {
+    timeoutMs: PROBE_TIMEOUT_MS,
+  });
+  const binary = which.ok ? which.stdout.trim() : "node";
+  log(`node: ${version} at ${binary}`);
+  return binary;
+}
+
+/**
+ * Prepares dev-only tools and returns the environment the tests read them from:
+ * `BUN_BIN`, `CHROMIUM_BIN` and `NODE_BIN`, each set only when the tool runs.
+ * Idempotent and quiet; the slow installs run concurrently and only the first time.
+ *
+ * @example Pass the tools to a test run
+ * ```ts ignore
+ * import { setupTools } from "./setup.ts";
+ *
+ * const { env } = await setupTools();
+ * await new Deno.Command(Deno.execPath(), { args: ["test", "-A"], env }).output();
+ * ```
+ */
+export async function setupTools(options: SetupOptions = {}): Promise<Tools> {
+  const toolsDir = options.toolsDir ?? decodeURIComponent(new URL(".tools", ROOT).pathname);
+  const log = options.log ?? console.log;
+  const started = performance.now();
+  const lines: string[] = [];
+  const collect = (line: string) => lines.push(line);
+  const [bun, chromium, node] = await Promise.all([
+    setupBun(toolsDir, collect),
+    setupChromium(collect),
+    setupNode(collect),
+  ]);
+  for (const line of lines) log(line);
+  log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const env: Record<string, string> = {};
+  if (bun !== null) env.BUN_BIN = bun;
+  if (chromium !== null) env.CHROMIUM_BIN = chromium;
+  if (node !== null) env.NODE_BIN = node;
+  return { env };
+}
+
+if (import.meta.main) {
+  const { env } = await setupTools();
+  for (const [name, value] of Object.entries(env)) console.log(`${name}=${value}`);
 }
