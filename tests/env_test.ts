@@ -1,0 +1,179 @@
+import assert from "node:assert/strict";
+import {
+  type EnvReader,
+  lookupEnv,
+  parseDebug,
+  parseList,
+  parseLogLevel,
+  readRuntimeEnv,
+} from "../src/env.ts";
+
+function reader(vars: Record<string, string>, seen?: string[]): EnvReader {
+  return (name) => {
+    seen?.push(name);
+    return Object.hasOwn(vars, name) ? vars[name] : undefined;
+  };
+}
+
+Deno.test("lookupEnv tries SERVICE_AUTH_, SERVICE_, AUTH_, then the bare key", () => {
+  const seen: string[] = [];
+  assert.equal(lookupEnv("SECRET", reader({}, seen)), undefined);
+  assert.deepEqual(seen, ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"]);
+});
+
+Deno.test("lookupEnv returns the first prefix that has a value", () => {
+  const all = { SERVICE_AUTH_K: "1", SERVICE_K: "2", AUTH_K: "3", K: "4" };
+  assert.equal(lookupEnv("K", reader(all)), "1");
+  assert.equal(lookupEnv("K", reader({ SERVICE_K: "2", AUTH_K: "3", K: "4" })), "2");
+  assert.equal(lookupEnv("K", reader({ AUTH_K: "3", K: "4" })), "3");
+  assert.equal(lookupEnv("K", reader({ K: "4" })), "4");
+});
+
+Deno.test("lookupEnv skips empty values", () => {
+  assert.equal(lookupEnv("K", reader({ SERVICE_AUTH_K: "", SERVICE_K: "", AUTH_K: "x" })), "x");
+  assert.equal(lookupEnv("K", reader({ SERVICE_AUTH_K: "", K: "" })), undefined);
+});
+
+Deno.test("lookupEnv keeps whitespace values as given", () => {
+  assert.equal(lookupEnv("K", reader({ AUTH_K: " a " })), " a ");
+});
+
+Deno.test("parseList splits on comma, semicolon and newline and drops empties", () => {
+  assert.deepEqual(parseList(" https://a.example ,https://b.example;;\r\nhttps://c.example\n,"), [
+    "https://a.example",
+    "https://b.example",
+    "https://c.example",
+  ]);
+  assert.deepEqual(parseList(""), []);
+  assert.deepEqual(parseList(" ; , \n "), []);
+});
+
+Deno.test("parseDebug accepts 1, true, yes, on, debug in any case", () => {
+  for (const v of ["1", "true", "TRUE", "Yes", "on", "ON", "debug", " Debug "]) {
+    assert.equal(parseDebug(v), true, v);
+  }
+});
+
+Deno.test("parseDebug is off for anything else", () => {
+  for (const v of [undefined, "", "0", "false", "no", "off", "enabled", "2", "y"]) {
+    assert.equal(parseDebug(v), false, String(v));
+  }
+});
+
+Deno.test("parseLogLevel accepts the four levels case-insensitively", () => {
+  assert.equal(parseLogLevel("debug"), "debug");
+  assert.equal(parseLogLevel("Info"), "info");
+  assert.equal(parseLogLevel(" WARN "), "warn");
+  assert.equal(parseLogLevel("error"), "error");
+});
+
+Deno.test("parseLogLevel returns undefined for unknown or missing levels", () => {
+  for (const v of [undefined, "", "verbose", "warning", "trace", "fatal"]) {
+    assert.equal(parseLogLevel(v), undefined, String(v));
+  }
+});
+
+Deno.test("readRuntimeEnv returns undefined for an invalid variable name without throwing", () => {
+  assert.equal(readRuntimeEnv(""), undefined);
+  assert.equal(readRuntimeEnv("A=B"), undefined);
+  assert.equal(readRuntimeEnv("A\0B"), undefined);
+});
+
+const SCRIPT = `
+import { lookupEnv, readRuntimeEnv } from ${
+  JSON.stringify(new URL("../src/env.ts", import.meta.url).href)
+};
+console.log(JSON.stringify({ direct: readRuntimeEnv("SSA_ENV_PROBE") ?? null, lookup: lookupEnv("ENV_PROBE") ?? null }));
+`;
+
+async function runProbe(
+  permissions: string[],
+): Promise<{ code: number; out: string; err: string }> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/probe.ts`;
+    await Deno.writeTextFile(file, SCRIPT);
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", ...permissions, file],
+      env: { SSA_ENV_PROBE: "probe-value", AUTH_ENV_PROBE: "from-auth", DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    return { code, out: decoder.decode(stdout).trim(), err: decoder.decode(stderr) };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("readRuntimeEnv without --allow-env returns undefined and never prompts or throws", async () => {
+  const { code, out, err } = await runProbe(["--allow-read"]);
+  assert.equal(code, 0, err);
+  assert.deepEqual(JSON.parse(out), { direct: null, lookup: null });
+  assert.doesNotMatch(err, /Requires env access|NotCapable|PermissionDenied/);
+});
+
+Deno.test("readRuntimeEnv with --allow-env reads a set variable", async () => {
+  const { code, out, err } = await runProbe(["--allow-read", "--allow-env"]);
+  assert.equal(code, 0, err);
+  assert.deepEqual(JSON.parse(out), { direct: "probe-value", lookup: "from-auth" });
+});
+
+Deno.test("readRuntimeEnv reads only the variables a scoped --allow-env grants", async () => {
+  const { code, out, err } = await runProbe(["--allow-read", "--allow-env=SSA_ENV_PROBE"]);
+  assert.equal(code, 0, err);
+  assert.deepEqual(JSON.parse(out), { direct: "probe-value", lookup: null });
+});
+
+async function nodeAvailable(): Promise<boolean> {
+  try {
+    const { code } = await new Deno.Command("node", { args: ["--version"], stdout: "null" })
+      .output();
+    return code === 0;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "readRuntimeEnv and lookupEnv read process.env on Node",
+  ignore: !(await nodeAvailable()),
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const bundle = `${dir}/env.mjs`;
+      const built = await new Deno.Command(Deno.execPath(), {
+        args: [
+          "bundle",
+          "--quiet",
+          new URL("../src/env.ts", import.meta.url).pathname,
+          "-o",
+          bundle,
+        ],
+        env: { DENO_NO_UPDATE_CHECK: "1" },
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+      const code = `import(${JSON.stringify(bundle)}).then((m) => console.log(JSON.stringify(` +
+        `{ direct: m.readRuntimeEnv("SSA_ENV_PROBE") ?? null, missing: m.readRuntimeEnv("SSA_UNSET_PROBE") ?? null, lookup: m.lookupEnv("ENV_PROBE") ?? null })))`;
+      const { code: exit, stdout, stderr } = await new Deno.Command("node", {
+        args: ["-e", code],
+        env: { SSA_ENV_PROBE: "probe-value", SERVICE_ENV_PROBE: "", AUTH_ENV_PROBE: "from-auth" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(exit, 0, new TextDecoder().decode(stderr));
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+        direct: "probe-value",
+        missing: null,
+        lookup: "from-auth",
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
