@@ -1,0 +1,74 @@
+/**
+ * Discord.
+ *
+ * @module
+ */
+
+import type { User } from "../../types.ts";
+import type { BuiltInProvider } from "../types.ts";
+import { buildUser, firstOf, normalizeEmail, readSubject, readText } from "../profile.ts";
+
+const CDN = "https://cdn.discordapp.com";
+const SNOWFLAKE = /^\d{1,20}$/;
+const AVATAR_HASH = /^(?:a_)?[0-9a-f]{32}$/;
+
+/**
+ * Maps `GET https://discord.com/api/users/@me` to a `User`: `sub` = `id`,
+ * `name` = `global_name` or else `username`, `email` = `email` only when
+ * Discord marks it `verified`, `image` = the CDN URL built from `id` and the
+ * `avatar` hash (GIF for animated `a_` hashes), or Discord's default avatar
+ * when the user has none.
+ *
+ * @example
+ * ```ts
+ * import { discordProfile } from "./discord.ts";
+ *
+ * discordProfile({ id: "80351110224678912", username: "nelly", global_name: null, avatar: null, email: "nelly@example.com", verified: true });
+ * // { sub: "80351110224678912", name: "nelly", email: "nelly@example.com", image: "https://cdn.discordapp.com/embed/avatars/5.png" }
+ * ```
+ */
+export function discordProfile(raw: Record<string, unknown>): User {
+  const sub = readSubject(raw.id);
+  return buildUser({
+    sub,
+    name: firstOf([raw.global_name, raw.username], readText),
+    email: raw.verified === true ? normalizeEmail(raw.email) : undefined,
+    image: sub === undefined ? undefined : avatarURL(sub, raw.avatar, raw.discriminator),
+  }, "Discord");
+}
+
+function avatarURL(id: string, avatar: unknown, discriminator: unknown): string | undefined {
+  if (!SNOWFLAKE.test(id)) return undefined;
+  if (typeof avatar === "string" && AVATAR_HASH.test(avatar)) {
+    const extension = avatar.startsWith("a_") ? "gif" : "png";
+    return `${CDN}/avatars/${id}/${avatar}.${extension}`;
+  }
+  // Users on the new username system have discriminator "0"; legacy users keep #1234.
+  const legacy = typeof discriminator === "string" && /^\d{1,4}$/.test(discriminator) &&
+    discriminator !== "0";
+  const index = legacy ? Number(discriminator) % 5 : Number((BigInt(id) >> 22n) % 6n);
+  return `${CDN}/embed/avatars/${index}.png`;
+}
+
+/**
+ * The built-in Discord provider: scopes `identify email`, client
+ * authentication by HTTP Basic. Credentials come from `DISCORD_CLIENT_ID` /
+ * `DISCORD_CLIENT_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import { discord } from "./discord.ts";
+ *
+ * console.log(discord.scope); // "identify email"
+ * ```
+ */
+export const discord: BuiltInProvider = Object.freeze({
+  id: "discord",
+  name: "Discord",
+  authorizeURL: "https://discord.com/oauth2/authorize",
+  accessToken: "https://discord.com/api/oauth2/token",
+  userInfo: "https://discord.com/api/users/@me",
+  scope: "identify email",
+  responseType: "code",
+  profile: discordProfile,
+});

@@ -1,0 +1,74 @@
+/**
+ * X (formerly Twitter), OAuth 2.0 with PKCE.
+ *
+ * @module
+ */
+
+import type { User } from "../../types.ts";
+import type { BuiltInProvider } from "../types.ts";
+import {
+  buildUser,
+  firstOf,
+  isRecord,
+  normalizeEmail,
+  ProfileError,
+  readImageURL,
+  readSubject,
+  readText,
+} from "../profile.ts";
+
+/**
+ * Maps `GET https://api.x.com/2/users/me` to a `User`. The user is wrapped in
+ * `data`: `sub` = `data.id`, `name` = `data.name` or else `data.username`,
+ * `image` = `data.profile_image_url`. `email` = `data.confirmed_email`, which
+ * X returns only when the app has the `users.email` scope and asks for that
+ * field; otherwise it is left out.
+ *
+ * @throws {ProfileError} when the response has no `data` object.
+ *
+ * @example
+ * ```ts
+ * import { xProfile } from "./x.ts";
+ *
+ * xProfile({ data: { id: "2244994945", name: "X Dev", username: "TwitterDev" } });
+ * // { sub: "2244994945", name: "X Dev" }
+ * ```
+ */
+export function xProfile(raw: Record<string, unknown>): User {
+  const data = raw.data;
+  if (!isRecord(data)) {
+    throw new ProfileError(
+      "The X user-info response has no data object: expected { data: { id } }.",
+    );
+  }
+  return buildUser({
+    sub: readSubject(data.id),
+    name: firstOf([data.name, data.username], readText),
+    email: normalizeEmail(data.confirmed_email),
+    image: readImageURL(data.profile_image_url),
+  }, "X");
+}
+
+/**
+ * The built-in X provider: scopes `users.read tweet.read` (both are needed
+ * for `/2/users/me`), `user.fields=profile_image_url` on the user-info URL,
+ * client authentication by HTTP Basic (confidential client). Credentials
+ * come from `X_CLIENT_ID` / `X_CLIENT_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import { x } from "./x.ts";
+ *
+ * console.log(x.userInfo); // "https://api.x.com/2/users/me?user.fields=profile_image_url"
+ * ```
+ */
+export const x: BuiltInProvider = Object.freeze({
+  id: "x",
+  name: "X",
+  authorizeURL: "https://x.com/i/oauth2/authorize",
+  accessToken: "https://api.x.com/2/oauth2/token",
+  userInfo: "https://api.x.com/2/users/me?user.fields=profile_image_url",
+  scope: "users.read tweet.read",
+  responseType: "code",
+  profile: xProfile,
+});

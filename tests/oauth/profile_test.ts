@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import {
+  buildUser,
+  defaultProfile,
+  normalizeEmail,
+  ProfileError,
+  readImageURL,
+  readSubject,
+} from "../../src/oauth/profile.ts";
+
+Deno.test("defaultProfile maps sub, name, email and picture", () => {
+  const user = defaultProfile({
+    sub: "user-1",
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    picture: "https://example.com/ada.png",
+  });
+  assert.deepEqual(user, {
+    sub: "user-1",
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    image: "https://example.com/ada.png",
+  });
+});
+
+Deno.test("defaultProfile falls back to id, login and avatar_url", () => {
+  const user = defaultProfile({
+    id: 583231,
+    login: "octocat",
+    avatar_url: "https://avatars.githubusercontent.com/u/583231?v=4",
+  });
+  assert.deepEqual(user, {
+    sub: "583231",
+    name: "octocat",
+    image: "https://avatars.githubusercontent.com/u/583231?v=4",
+  });
+});
+
+Deno.test("defaultProfile prefers sub over id", () => {
+  assert.equal(defaultProfile({ sub: "s", id: "i" }).sub, "s");
+});
+
+Deno.test("defaultProfile falls back to username and image", () => {
+  const user = defaultProfile({ id: "7", username: "ada", image: "https://example.com/i.png" });
+  assert.deepEqual(user, { sub: "7", name: "ada", image: "https://example.com/i.png" });
+});
+
+Deno.test("defaultProfile skips a null name and uses login", () => {
+  assert.equal(defaultProfile({ id: 1, name: null, login: "octocat" }).name, "octocat");
+});
+
+Deno.test("defaultProfile leaves out missing optional fields instead of empty strings", () => {
+  const user = defaultProfile({ id: "1", name: "", email: "", picture: "" });
+  assert.deepEqual(user, { sub: "1" });
+  assert.deepEqual(Object.keys(user), ["sub"]);
+});
+
+Deno.test("defaultProfile drops optional fields of the wrong type", () => {
+  const user = defaultProfile({
+    sub: "1",
+    name: 42,
+    email: ["a@example.com"],
+    picture: { url: "https://example.com/a.png" },
+  });
+  assert.deepEqual(user, { sub: "1" });
+});
+
+Deno.test("defaultProfile throws a ProfileError when there is no id", () => {
+  assert.throws(() => defaultProfile({ name: "No id" }), ProfileError);
+});
+
+Deno.test("defaultProfile throws when the id is blank, fractional or an object", () => {
+  for (const id of ["", "   ", 1.5, Number.NaN, { id: 1 }, true, null]) {
+    assert.throws(() => defaultProfile({ id }), ProfileError, `id ${String(id)}`);
+  }
+});
+
+Deno.test("defaultProfile throws when the user-info is not an object", () => {
+  assert.throws(() => defaultProfile(null as unknown as Record<string, unknown>), ProfileError);
+  assert.throws(() => defaultProfile([] as unknown as Record<string, unknown>), ProfileError);
+});
+
+Deno.test("defaultProfile drops a javascript: image URL", () => {
+  assert.deepEqual(defaultProfile({ id: 1, picture: "javascript:alert(1)" }), { sub: "1" });
+});
+
+Deno.test("defaultProfile rejects a comma-separated email list", () => {
+  assert.deepEqual(defaultProfile({ id: 1, email: "victim@example.com,attacker@evil.test" }), {
+    sub: "1",
+  });
+});
+
+Deno.test("readSubject stringifies safe integers only", () => {
+  assert.equal(readSubject(0), "0");
+  assert.equal(readSubject(2 ** 53), undefined);
+  assert.equal(readSubject("abc"), "abc");
+});
+
+Deno.test("readImageURL accepts only absolute http and https URLs", () => {
+  assert.equal(readImageURL("http://example.com/a.png"), "http://example.com/a.png");
+  assert.equal(readImageURL("data:image/png;base64,AAAA"), undefined);
+  assert.equal(readImageURL("/relative.png"), undefined);
+  assert.equal(readImageURL("http://["), undefined);
+});
+
+Deno.test("buildUser never sets undefined keys", () => {
+  const user = buildUser({ sub: "1", name: undefined, email: undefined, image: undefined }, "t");
+  assert.deepEqual(Object.keys(user), ["sub"]);
+});
+
+Deno.test("normalizeEmail accepts a plain address and lower-cases the domain", () => {
+  assert.equal(normalizeEmail("Ada.Lovelace+tag@Example.COM"), "Ada.Lovelace+tag@example.com");
+  assert.equal(normalizeEmail("o'brien@example.ie"), "o'brien@example.ie");
+});
+
+Deno.test("normalizeEmail applies NFKC before validating", () => {
+  assert.equal(normalizeEmail("ada＠example.com"), "ada@example.com");
+  assert.equal(normalizeEmail("ａｄａ@example.com"), "ada@example.com");
+});
+
+Deno.test("normalizeEmail rejects a full-width at sign that becomes a second @", () => {
+  assert.equal(normalizeEmail("victim＠example.com@evil.test"), undefined);
+});
+
+Deno.test("normalizeEmail rejects comma and semicolon lists", () => {
+  assert.equal(normalizeEmail("a@example.com,b@example.com"), undefined);
+  assert.equal(normalizeEmail("a@example.com;b@example.com"), undefined);
+});
+
+Deno.test("normalizeEmail rejects quoted local parts", () => {
+  assert.equal(normalizeEmail('"victim@example.com"@evil.test'), undefined);
+  assert.equal(normalizeEmail('"a b"@example.com'), undefined);
+});
+
+Deno.test("normalizeEmail rejects HTML and angle-bracket forms", () => {
+  assert.equal(normalizeEmail("<script>alert(1)</script>@example.com"), undefined);
+  assert.equal(normalizeEmail("Ada <ada@example.com>"), undefined);
+  assert.equal(normalizeEmail("ada@example.com<img src=x onerror=alert(1)>"), undefined);
+});
+
+Deno.test("normalizeEmail rejects whitespace, control and invisible characters", () => {
+  for (
+    const email of [
+      " ada@example.com",
+      "ada@example.com\n",
+      "ada @example.com",
+      "ada@exa\u0000mple.com",
+      "ada\u200b@example.com",
+      "ada@example.com\u202e",
+      "ada\u00a0@example.com",
+    ]
+  ) {
+    assert.equal(normalizeEmail(email), undefined, JSON.stringify(email));
+  }
+});
+
+Deno.test("normalizeEmail rejects addresses without exactly one @ or a dotted domain", () => {
+  for (
+    const email of [
+      "",
+      "ada",
+      "@example.com",
+      "ada@",
+      "ada@localhost",
+      "a@@example.com",
+      "ada@example..com",
+      "ada@.example.com",
+      "ada@example.com.",
+      "ada@-example.com",
+      ".ada@example.com",
+      "a..da@example.com",
+      "ada.@example.com",
+      "(comment)ada@example.com",
+      "ada@[127.0.0.1]",
+      "ada\\@example.com",
+    ]
+  ) {
+    assert.equal(normalizeEmail(email), undefined, JSON.stringify(email));
+  }
+});
+
+Deno.test("normalizeEmail rejects overlong addresses and non-strings", () => {
+  assert.equal(normalizeEmail(`${"a".repeat(65)}@example.com`), undefined);
+  assert.equal(normalizeEmail(`a@${"b".repeat(250)}.com`), undefined);
+  assert.equal(normalizeEmail(42), undefined);
+  assert.equal(normalizeEmail(null), undefined);
+  assert.equal(normalizeEmail({ toString: () => "a@example.com" }), undefined);
+});
