@@ -1,0 +1,179 @@
+/**
+ * The `createAuthClient` factory: the client methods on top of `send`.
+ *
+ * @module
+ */
+
+import type { Session, User } from "../types.ts";
+import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
+import { resolveClientOptions } from "./options.ts";
+import { buildURL, type ClientRequest, failure, send } from "./request.ts";
+import type { AuthClient, AuthClientOptions, AuthResult, RedirectOptions } from "./types.ts";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isSession<U extends User>(body: unknown): body is Session<U> {
+  return isRecord(body) && isRecord(body.user) && typeof body.user.sub === "string" &&
+    typeof body.expires === "string";
+}
+
+function isSignedOut(body: unknown): body is { ok: true } {
+  return isRecord(body) && body.ok === true;
+}
+
+function isCsrfTokenBody(body: unknown): body is { csrfToken: string } {
+  return isRecord(body) && typeof body.csrfToken === "string" && body.csrfToken !== "";
+}
+
+function badRedirectTo(): ReturnType<typeof failure> {
+  return failure(
+    "invalid_redirect_to",
+    'The redirectTo option was refused: expected a path starting with a single "/" or an http(s) URL.',
+    0,
+  );
+}
+
+/**
+ * Creates a client for the auth handlers mounted at `{baseURL}{basePath}`.
+ *
+ * Options (all optional): `baseURL` (an http(s) origin; unset means relative
+ * URLs for a same-origin page), `basePath` (default `/auth`), `headers` (an
+ * object, or a function, possibly async, evaluated before every request; a
+ * mutating call makes two requests: `GET /csrfToken`, then the call), `fetch`
+ * (default the global one), `cache` (default `no-store`), `credentials`
+ * (default `include`), `mode` (default `cors`). Invalid options throw a
+ * `TypeError` at once. The client sets `Accept`, `Content-Type` and
+ * `X-CSRF-Token` itself; those override the same names in `headers`.
+ *
+ * Redirects: `signIn` navigates with `location.assign` unless
+ * `redirect: false` or there is no `location` (then it only returns the URL).
+ * The other calls navigate after success only when asked: `redirect` defaults
+ * to `true` when `redirectTo` is given; `redirect: true` without `redirectTo`
+ * reloads the page. `redirectTo` must be a path starting with a single `/` or
+ * an http(s) URL (else an `invalid_redirect_to` error with status 0, and no
+ * request); it is also sent to the server, which checks that its origin is
+ * trusted. The server is never asked to redirect: it always answers JSON.
+ *
+ * Mutating calls of one client run one after another, because each fetches a
+ * CSRF token that replaces the previous CSRF cookie.
+ *
+ * @typeParam DefaultUser The user type of the sessions (see `InferUser`).
+ * @typeParam SignUpPayload The fields `signUp` sends.
+ * @param options How to reach the handlers and which fetch options to use.
+ * @returns The client.
+ *
+ * @example Same-origin page, default mount point
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const session = await auth.getSession();
+ * if (!session) await auth.signIn("github", { redirectTo: "/dashboard" });
+ * ```
+ *
+ * @example Typed user and sign-up payload, service on another origin
+ * ```ts
+ * import { createAuthClient, type User } from "@service-stack/auth/client";
+ *
+ * interface AppUser extends User { role: "admin" | "member" }
+ * const auth = createAuthClient<AppUser, { email: string; password: string }>({
+ *   baseURL: "https://auth.example.com",
+ *   headers: async () => ({ "X-Request-Id": crypto.randomUUID() }),
+ * });
+ * const { data } = await auth.signUp({ email: "ada@example.com", password: "pw" });
+ * if (data) console.log(data.user.role);
+ * ```
+ */
+export function createAuthClient<
+  DefaultUser extends User = User,
+  SignUpPayload extends Record<string, unknown> = Record<string, unknown>,
+>(options?: AuthClientOptions): AuthClient<DefaultUser, SignUpPayload> {
+  const resolved = resolveClientOptions(options);
+  // Each mutating call replaces the CSRF cookie, so they run one at a time per client.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function mutate<T>(
+    request: Omit<ClientRequest, "query" | "csrfToken">,
+    redirect: RedirectOptions,
+    accept: (body: unknown) => body is T,
+  ): Promise<AuthResult<T>> {
+    const { redirectTo } = redirect;
+    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+      return Promise.resolve(badRedirectTo());
+    }
+    const run = queue.then(async (): Promise<AuthResult<T>> => {
+      const token = await send(resolved, { method: "GET", path: "/csrfToken" }, isCsrfTokenBody);
+      if (token.error) return token;
+      const csrfToken = token.data.csrfToken;
+      return await send(resolved, { ...request, query: { redirectTo }, csrfToken }, accept);
+    });
+    queue = run;
+    return run.then((result) => {
+      if (!result.error && (redirect.redirect ?? redirectTo !== undefined)) {
+        if (redirectTo !== undefined) navigate(redirectTo);
+        else reload();
+      }
+      return result;
+    });
+  }
+
+  return {
+    async getSession() {
+      const result = await send(
+        resolved,
+        { method: "GET", path: "/session" },
+        isSession<DefaultUser>,
+      );
+      return result.data;
+    },
+
+    signIn(oauth, signInOptions = {}) {
+      const { redirectTo, redirect } = signInOptions;
+      if (typeof oauth !== "string" || oauth === "") {
+        return Promise.resolve(
+          failure(
+            "invalid_request",
+            "The provider id was refused: expected a non-empty string.",
+            0,
+          ),
+        );
+      }
+      if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+        return Promise.resolve(badRedirectTo());
+      }
+      const url = buildURL(resolved, `/signIn/${encodeURIComponent(oauth)}`, { redirectTo });
+      if (redirect !== false) navigate(url);
+      return Promise.resolve({ data: { url }, error: null });
+    },
+
+    signInCredentials(credentials) {
+      const { username, password, ...redirect } = credentials;
+      return mutate(
+        { method: "POST", path: "/signIn/credentials", body: { username, password } },
+        redirect,
+        isSession<DefaultUser>,
+      );
+    },
+
+    signUp(signUpOptions) {
+      const { redirectTo, redirect, ...payload } = signUpOptions ?? {};
+      return mutate(
+        { method: "POST", path: "/signUp", body: payload },
+        { redirectTo, redirect },
+        isSession<DefaultUser>,
+      );
+    },
+
+    updateSession(data, updateOptions = {}) {
+      const { expires, ...redirect } = updateOptions;
+      const body = expires === undefined ? { user: data } : { user: data, expires };
+      return mutate({ method: "PATCH", path: "/session", body }, redirect, isSession<DefaultUser>);
+    },
+
+    signOut(signOutOptions = {}) {
+      return mutate({ method: "POST", path: "/signOut", body: {} }, signOutOptions, isSignedOut);
+    },
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * Public types of the browser client. Pure types: importing this file pulls
+ * no code into a bundle.
+ *
+ * @module
+ */
+
+import type { ErrorBody, Session, User } from "../types.ts";
+
+/**
+ * A `fetch`-compatible function. The client always calls it with a string URL
+ * and a full `RequestInit`, so a narrow fake is enough in tests.
+ *
+ * @example Route client calls to an in-process handler
+ * ```ts
+ * import type { ClientFetch } from "@service-stack/auth/client";
+ *
+ * const handler = (req: Request) => new Response(null, { status: 401 });
+ * const viaHandler: ClientFetch = (url, init) =>
+ *   Promise.resolve(handler(new Request(new URL(url, "http://localhost"), init)));
+ * ```
+ */
+export type ClientFetch = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * Extra request headers: a plain object (or any `HeadersInit`), or a function
+ * returning one, sync or async, evaluated before every HTTP request.
+ *
+ * @example A bearer token read fresh for each request
+ * ```ts
+ * import type { ClientHeaders } from "@service-stack/auth/client";
+ *
+ * let token = "t0";
+ * const headers: ClientHeaders = () => ({ Authorization: `Bearer ${token}` });
+ * ```
+ */
+export type ClientHeaders = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+
+/**
+ * Options of `createAuthClient`. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * import type { AuthClientOptions } from "@service-stack/auth/client";
+ *
+ * const options: AuthClientOptions = {
+ *   baseURL: "https://auth.example.com",
+ *   basePath: "/auth",
+ *   headers: { "X-App": "shop" },
+ * };
+ * ```
+ */
+export interface AuthClientOptions {
+  /**
+   * Origin of the auth service (`https://auth.example.com`, optional port, no
+   * path). Unset: URLs are relative (`/auth/session`), for same-origin pages.
+   */
+  baseURL?: string;
+  /** Where the handlers are mounted; starts with `/`. Default `/auth`. */
+  basePath?: string;
+  /** Headers added to every request; a function is evaluated per request and may be async. */
+  headers?: ClientHeaders;
+  /** Custom `fetch`. Default: the global `fetch`, looked up at call time. */
+  fetch?: ClientFetch;
+  /** Fetch cache mode. Default `no-store`. */
+  cache?: RequestCache;
+  /** Fetch credentials mode. Default `include`, so the session cookie is sent. */
+  credentials?: RequestCredentials;
+  /** Fetch mode. Default `cors`. */
+  mode?: RequestMode;
+}
+
+/**
+ * An error result: the RFC 6749 body the server sent plus the HTTP status.
+ * Failures without an HTTP answer (network error, a throwing `headers`
+ * function, an argument the client refused) have `status` 0.
+ *
+ * @example
+ * ```ts
+ * import type { AuthClientError } from "@service-stack/auth/client";
+ *
+ * const denied: AuthClientError = {
+ *   error: "access_denied",
+ *   error_description: "Wrong username or password.",
+ *   status: 401,
+ * };
+ * ```
+ */
+export interface AuthClientError extends ErrorBody {
+  /** HTTP status of the answer, or 0 when no answer arrived. */
+  status: number;
+}
+
+/**
+ * What every client method except `getSession` resolves to: exactly one of
+ * `data` and `error` is non-null. Client methods never throw for HTTP or
+ * network failures.
+ *
+ * @example
+ * ```ts
+ * import type { AuthResult } from "@service-stack/auth/client";
+ *
+ * function show(result: AuthResult<{ ok: true }>): string {
+ *   return result.error ? result.error.error : "signed out";
+ * }
+ * ```
+ */
+export type AuthResult<T> =
+  | { data: T; error: null }
+  | { data: null; error: AuthClientError };
+
+/**
+ * Where to go after a successful call.
+ *
+ * @example
+ * ```ts
+ * import type { RedirectOptions } from "@service-stack/auth/client";
+ *
+ * const goHome: RedirectOptions = { redirectTo: "/home" };
+ * const stay: RedirectOptions = { redirectTo: "/home", redirect: false };
+ * ```
+ */
+export interface RedirectOptions {
+  /**
+   * A path on this site (`/account`) or an absolute http(s) URL the server
+   * trusts. Sent to the server as the `redirectTo` query parameter, where it
+   * is validated.
+   */
+  redirectTo?: string;
+  /**
+   * Navigate after success. Default: `true` when `redirectTo` is given, else
+   * `false`. `true` without `redirectTo` reloads the current page. Never
+   * navigates on an error or outside a browser.
+   */
+  redirect?: boolean;
+}
+
+/**
+ * Options of `signIn` (OAuth).
+ *
+ * @example
+ * ```ts
+ * import type { SignInOptions } from "@service-stack/auth/client";
+ *
+ * const options: SignInOptions = { redirectTo: "/dashboard" };
+ * ```
+ */
+export interface SignInOptions {
+  /** Where the user lands after the OAuth callback; validated by the server. */
+  redirectTo?: string;
+  /**
+   * Navigate the browser to the sign-in URL. Default `true`. With `false`, or
+   * outside a browser, the URL is only returned.
+   */
+  redirect?: boolean;
+}
+
+/**
+ * Options of `signInCredentials`.
+ *
+ * @example
+ * ```ts
+ * import type { SignInCredentialsOptions } from "@service-stack/auth/client";
+ *
+ * const options: SignInCredentialsOptions = { username: "ada", password: "correct horse" };
+ * ```
+ */
+export interface SignInCredentialsOptions extends RedirectOptions {
+  /** The username, sent in the JSON body. */
+  username: string;
+  /** The password, sent in the JSON body. */
+  password: string;
+}
+
+/**
+ * Options of `signUp`: the sign-up payload (sent as the JSON body) plus
+ * `redirectTo` and `redirect` (never sent in the body).
+ *
+ * @example
+ * ```ts
+ * import type { SignUpOptions } from "@service-stack/auth/client";
+ *
+ * const options: SignUpOptions<{ username: string; password: string }> = {
+ *   username: "ada",
+ *   password: "correct horse",
+ *   redirectTo: "/welcome",
+ * };
+ * ```
+ */
+export type SignUpOptions<P extends Record<string, unknown> = Record<string, unknown>> =
+  & P
+  & RedirectOptions;
+
+/**
+ * Options of `updateSession` besides the user fields.
+ *
+ * @example
+ * ```ts
+ * import type { UpdateSessionOptions } from "@service-stack/auth/client";
+ *
+ * const soon = new Date(Date.now() + 60_000).toISOString();
+ * const options: UpdateSessionOptions = { expires: soon };
+ * ```
+ */
+export interface UpdateSessionOptions extends RedirectOptions {
+  /** A new expiry (ISO 8601); the server only lets it shorten the session. */
+  expires?: string;
+}
+
+/**
+ * Reads the user type from a `createAuth` instance, structurally (the client
+ * imports nothing from server code): the `user` of what `api.getSession`
+ * resolves to. Anything else gives `never`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type InferUser, type Session, type User } from "@service-stack/auth/client";
+ *
+ * // In a real app: `import { auth } from "./auth.ts"` (a type-only use).
+ * type Auth = { api: { getSession(req: Request): Promise<Session<User & { role: string }> | null> } };
+ * const client = createAuthClient<InferUser<Auth>>();
+ * ```
+ */
+export type InferUser<T> = T extends { api: { getSession(req: Request): Promise<infer S> } }
+  ? NonNullable<S> extends { user: infer U extends User } ? U : never
+  : never;
+
+/**
+ * The client returned by `createAuthClient`.
+ *
+ * @example
+ * ```ts
+ * import { type AuthClient, createAuthClient } from "@service-stack/auth/client";
+ *
+ * const client: AuthClient = createAuthClient();
+ * const session = await client.getSession();
+ * ```
+ */
+export interface AuthClient<
+  U extends User = User,
+  P extends Record<string, unknown> = Record<string, unknown>,
+> {
+  /** `GET /session`: the current session, or `null` when there is none or anything failed. */
+  getSession(): Promise<Session<U> | null>;
+  /**
+   * Starts an OAuth sign-in: navigates the browser to `GET /signIn/:oauth`.
+   * Resolves `{ data: { url } }` (after navigation started, or instead of it
+   * with `redirect: false` or outside a browser).
+   */
+  signIn(oauth: string, options?: SignInOptions): Promise<AuthResult<{ url: string }>>;
+  /** `POST /signIn/credentials` with a CSRF token; resolves the new session. */
+  signInCredentials(options: SignInCredentialsOptions): Promise<AuthResult<Session<U>>>;
+  /** `POST /signUp` with a CSRF token; resolves the new session. */
+  signUp(options?: SignUpOptions<P>): Promise<AuthResult<Session<U>>>;
+  /** `PATCH /session` with body `{ user: data, expires? }` and a CSRF token; resolves the updated session. */
+  updateSession(data: Partial<U>, options?: UpdateSessionOptions): Promise<AuthResult<Session<U>>>;
+  /** `POST /signOut` with a CSRF token; resolves `{ ok: true }`. */
+  signOut(options?: RedirectOptions): Promise<AuthResult<{ ok: true }>>;
+}
