@@ -22,7 +22,7 @@ const CREDENTIALS_MODES = ["omit", "same-origin", "include"];
 const FETCH_MODES = ["cors", "no-cors", "same-origin"];
 
 // Path segments of RFC 3986 `pchar`s only: no `//`, `\`, `?`, `#`, spaces or controls.
-const BASE_PATH = /^(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/;
+const BASE_PATH = /^(?:(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+\/?|\/)$/;
 
 function fail(message: string): never {
   throw new TypeError(message);

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { createAuthClient } from "../../client.ts";
+import type { AuthClient, AuthResult, InferUser, Session, User } from "../../client.ts";
+
+// Exact type equality, checked by `deno check` (and by `deno test` without --no-check).
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+
+interface AppUser extends User {
+  role: "admin" | "member";
+}
+
+// The shape of a `createAuth` instance, as far as InferUser looks at it.
+interface FakeAuth {
+  handlers: Record<string, (req: Request) => Response>;
+  api: {
+    getSession(req: Request): Promise<Session<AppUser> | null>;
+    signOut(): Promise<Response>;
+  };
+}
+
+interface FakeAuthWithPropertyFunction {
+  api: { getSession: (req: Request) => Promise<Session<AppUser> | null> };
+}
+
+Deno.test("InferUser reads the user type from api.getSession", () => {
+  const exact: Equal<InferUser<FakeAuth>, AppUser> = true;
+  const viaProperty: Equal<InferUser<FakeAuthWithPropertyFunction>, AppUser> = true;
+  // @ts-expect-error The inferred type is AppUser, not the base User.
+  const notBase: Equal<InferUser<FakeAuth>, User> = true;
+  assert.deepEqual([exact, viaProperty, notBase], [true, true, true]);
+});
+
+Deno.test("InferUser gives never for something that is not an auth instance", () => {
+  const plain: Equal<InferUser<{ api: Record<string, never> }>, never> = true;
+  const wrongReturn: Equal<InferUser<{ api: { getSession(req: Request): string } }>, never> = true;
+  assert.deepEqual([plain, wrongReturn], [true, true]);
+});
+
+Deno.test("createAuthClient with InferUser types sessions with the app's user", async () => {
+  const client = createAuthClient<InferUser<FakeAuth>>({
+    fetch: () =>
+      Promise.resolve(
+        Response.json({ user: { sub: "1", role: "admin" }, expires: "2030-01-01T00:00:00.000Z" }),
+      ),
+  });
+  const typed: Equal<typeof client, AuthClient<AppUser>> = true;
+  const session = await client.getSession();
+  const role: "admin" | "member" | undefined = session?.user.role;
+  assert.equal(typed, true);
+  assert.equal(role, "admin");
+});
+
+Deno.test("the default client is typed with the base User and a generic sign-up payload", () => {
+  const client = createAuthClient();
+  const typed: Equal<typeof client, AuthClient<User, Record<string, unknown>>> = true;
+  const result: Equal<ReturnType<typeof client.signOut>, Promise<AuthResult<{ ok: true }>>> = true;
+  assert.deepEqual([typed, result], [true, true]);
+});
+
+Deno.test("signUp accepts only the declared payload plus redirect fields", () => {
+  const client = createAuthClient<User, { email: string }>({
+    fetch: () => Promise.reject(new Error("unused")),
+  });
+  const call = () => client.signUp({ email: "a@example.com", redirectTo: "/" });
+  // @ts-expect-error `email` must be a string.
+  const bad = () => client.signUp({ email: 1 });
+  assert.equal(typeof call, "function");
+  assert.equal(typeof bad, "function");
+});
