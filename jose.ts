@@ -1,8 +1,41 @@
 /**
- * JOSE utilities (JWS, JWE, JWT) on Web Crypto.
+ * JOSE utilities on Web Crypto, usable on their own: compact JWS and JWE,
+ * JWT claims, and {@link createJose}, the configured object the
+ * authentication core uses for its tokens.
+ *
+ * ```ts
+ * import { createJose } from "@service-stack/auth/jose";
+ * const jose = createJose("a-secret-of-at-least-thirty-two-bytes!!");
+ * const token = await jose.encodeJWT({ sub: "user-1" });
+ * const claims = await jose.decodeJWT(token);
+ * ```
  *
  * @module
  */
 
-/** Tokens larger than this many bytes are refused before any parsing. */
-export const MAX_TOKEN_BYTES = 16 * 1024;
+export { MAX_TOKEN_BYTES } from "./src/jose/_common.ts";
+export { decodeBase64Url, encodeBase64Url } from "./src/jose/base64url.ts";
+export { JoseError, type JoseErrorCode } from "./src/jose/errors.ts";
+export { createJose } from "./src/jose/factory.ts";
+export { signCompactJWS, verifyCompactJWS } from "./src/jose/jws.ts";
+export { decryptCompactJWE, encryptCompactJWE } from "./src/jose/jwe.ts";
+export type {
+  CryptoSecret,
+  DecodeOptions,
+  DecryptedJWE,
+  DecryptJWEOptions,
+  EphemeralPublicKey,
+  Jose,
+  JoseOptions,
+  JWEAlgorithm,
+  JWEContentOptions,
+  JWEEncryption,
+  JWEHeader,
+  JWSAlgorithm,
+  JWSHeader,
+  JWTKey,
+  JWTMode,
+  JWTPayload,
+  VerifiedJWS,
+  VerifyJWSOptions,
+} from "./src/jose/types.ts";

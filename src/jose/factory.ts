@@ -1,0 +1,370 @@
+/**
+ * `createJose`: one configured JOSE object per key and purpose.
+ *
+ * @module
+ */
+
+import { type Bytes, encodeJson, encoder, keyInvalid, utf8 } from "./_common.ts";
+import { jweProfileForKey } from "./algorithms.ts";
+import { decryptWithKey, type EncodedHeader, encodeJWEHeader, encryptWithKey } from "./jwe.ts";
+import { checkJWEKeyUsage } from "./key_management.ts";
+import { type JWSKey, prepareJWSKey, signWithSegment, verifyWithKey } from "./jws.ts";
+import { checkClaims, checkClaimTypes, issueClaims, parseClaims, serializeClaims } from "./jwt.ts";
+import {
+  deriveEncryptionKey,
+  deriveSigningKey,
+  type HkdfBase,
+  importHkdfBase,
+  type KeySides,
+  type KeySource,
+  resolveKeySource,
+} from "./keys.ts";
+import type {
+  DecodeOptions,
+  Jose,
+  JoseOptions,
+  JWEAlgorithm,
+  JWEContentOptions,
+  JWEEncryption,
+  JWEHeader,
+  JWSHeader,
+  JWTKey,
+  JWTMode,
+  JWTPayload,
+} from "./types.ts";
+
+const MODES: readonly JWTMode[] = ["sealed", "signed", "encrypted"];
+const THIRTY_DAYS = 30 * 24 * 60 * 60;
+const PURPOSE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A key usable for one operation, or why it is not. */
+type Usable<T> = { key: T } | { error: Error };
+
+function use<T>(usable: Usable<T>): T {
+  if ("error" in usable) throw usable.error;
+  return usable.key;
+}
+
+function attempt<T>(make: () => T): Usable<T> {
+  try {
+    return { key: make() };
+  } catch (error) {
+    return { error: error as Error };
+  }
+}
+
+interface SigningContext {
+  sign: Usable<JWSKey>;
+  verify: Usable<JWSKey>;
+  known: { segment: string; header: JWSHeader };
+}
+
+interface EncryptionContext {
+  encrypt: Usable<CryptoKey>;
+  decrypt: Usable<CryptoKey>;
+  alg: JWEAlgorithm;
+  enc: JWEEncryption;
+  /** Whether the header is the same for every message (not so for ECDH-ES: `epk`). */
+  fixedHeader: boolean;
+  /** Encoded headers by `cty` ("" for none). */
+  headers: Map<string, EncodedHeader>;
+}
+
+function noKey(use: "signing" | "encryption"): Error {
+  try {
+    keyInvalid(
+      `This JOSE object has no ${use} key; pass { sign, encrypt } or a string secret to use it.`,
+    );
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+function signingContext(sides: KeySides, typ: string): SigningContext {
+  const sign = sides.private
+    ? attempt(() => prepareJWSKey(sides.private!, "sign"))
+    : { error: noSide("sign", "private") };
+  const verify = sides.public
+    ? attempt(() => prepareJWSKey(sides.public!, "verify"))
+    : { error: noSide("verify", "public") };
+  const alg = "key" in sign ? sign.key.alg : "key" in verify ? verify.key.alg : undefined;
+  const header = { alg, typ } as JWSHeader;
+  return { sign, verify, known: { segment: encodeJson(header), header } };
+}
+
+function noSide(operation: string, side: string): Error {
+  try {
+    keyInvalid(`Cannot ${operation} without the ${side} key; expected a CryptoKeyPair.`);
+  } catch (error) {
+    return error as Error;
+  }
+}
+
+function encryptionContext(sides: KeySides): EncryptionContext {
+  const profile = jweProfileForKey((sides.public ?? sides.private)!);
+  const encrypt: Usable<CryptoKey> = sides.public
+    ? attempt(() => (checkJWEKeyUsage(sides.public!, "encrypt"), sides.public!))
+    : { error: noSide("encrypt", "public") };
+  const decrypt: Usable<CryptoKey> = sides.private
+    ? attempt(() => (checkJWEKeyUsage(sides.private!, "decrypt"), sides.private!))
+    : { error: noSide("decrypt", "private") };
+  return {
+    encrypt,
+    decrypt,
+    alg: profile.alg,
+    enc: profile.enc,
+    fixedHeader: !profile.alg.startsWith("ECDH-ES"),
+    headers: new Map(),
+  };
+}
+
+function headerFor(
+  context: EncryptionContext,
+  typ: string,
+  cty: string | undefined,
+): EncodedHeader {
+  const id = cty ?? "";
+  let encoded = context.headers.get(id);
+  if (!encoded) {
+    const header: JWEHeader = { alg: context.alg, enc: context.enc };
+    if (cty !== undefined) header.cty = cty;
+    header.typ = typ;
+    encoded = encodeJWEHeader(header);
+    // Bounded: one entry per distinct cty the caller uses.
+    if (context.headers.size < 16) context.headers.set(id, encoded);
+  }
+  return encoded;
+}
+
+function checkOptions(
+  options: JoseOptions,
+): Required<Pick<JoseOptions, "mode" | "purpose" | "maxAge" | "clock" | "clockTolerance">> {
+  const mode = options.mode ?? "sealed";
+  if (!MODES.includes(mode)) {
+    throw new TypeError(
+      `The mode ${JSON.stringify(mode)} is unknown; expected "sealed", "signed" or "encrypted".`,
+    );
+  }
+  const purpose = options.purpose ?? "session";
+  if (typeof purpose !== "string" || !PURPOSE.test(purpose)) {
+    throw new TypeError(
+      `The purpose ${
+        JSON.stringify(purpose)
+      } is invalid; expected letters, digits, ".", "_" or "-".`,
+    );
+  }
+  const maxAge = options.maxAge ?? THIRTY_DAYS;
+  if (typeof maxAge !== "number" || !(maxAge > 0) || !Number.isFinite(maxAge)) {
+    throw new TypeError(`The maxAge ${maxAge} is invalid; expected a positive number of seconds.`);
+  }
+  const clockTolerance = options.clockTolerance ?? 5;
+  if (
+    typeof clockTolerance !== "number" || !(clockTolerance >= 0) || !Number.isFinite(clockTolerance)
+  ) {
+    throw new TypeError(`The clockTolerance ${clockTolerance} is invalid; expected seconds >= 0.`);
+  }
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== "function") {
+    throw new TypeError("The clock option is not a function; expected () => milliseconds.");
+  }
+  return { mode, purpose, maxAge, clock, clockTolerance };
+}
+
+/**
+ * Creates a JOSE object for one key and one purpose.
+ *
+ * Synchronous: the key and options are validated now (a secret under 32
+ * bytes, or a lone `CryptoKey`/`CryptoKeyPair` in `sealed` mode, throws a
+ * `JoseError` with code `ERR_JOSE_KEY_INVALID`); keys are derived or prepared
+ * on first use, once.
+ *
+ * Keys: a string or byte secret derives, with HKDF-SHA-256 (salt `salt` or
+ * SHA-256 of the secret; info `@service-stack/auth {purpose} signing|encryption`),
+ * an HS256 key and an A256GCM (`dir`) key. A `CryptoKey`, `CryptoKeyPair` or
+ * `{ sign, encrypt }` is used as is and pins its algorithm: HMAC gives
+ * HS256/384/512, RSASSA-PKCS1-v1_5 RS*, RSA-PSS PS*, ECDSA ES256/384/512,
+ * Ed25519 EdDSA, AES-GCM `dir` + A{len}GCM, AES-KW A128KW/A256KW + A256GCM,
+ * RSA-OAEP (SHA-256) RSA-OAEP-256 + A256GCM, ECDH ECDH-ES+A256KW + A256GCM.
+ * Pairs sign and decrypt with `privateKey`, verify and encrypt with `publicKey`.
+ *
+ * The `typ` header is `JWT` for purpose `session` and `{purpose}+jwt`
+ * otherwise, and decoding checks it on every header, so tokens of one purpose
+ * never pass as another even when keys are shared.
+ *
+ * @param key The secret or keys.
+ * @param options Mode, purpose, salt, lifetimes, clock, issuer, audience.
+ * @returns The JOSE object.
+ *
+ * @example
+ * ```ts
+ * import { createJose } from "@service-stack/auth/jose";
+ * const jose = createJose("a-secret-of-at-least-thirty-two-bytes!!");
+ * const token = await jose.encodeJWT({ sub: "user-1" });
+ * const claims = await jose.decodeJWT(token); // { sub: "user-1", iat, nbf, exp, jti }
+ * ```
+ */
+export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
+  const { mode, purpose, maxAge, clock, clockTolerance } = checkOptions(options);
+  const { issuer, audience } = options;
+  const source: KeySource = resolveKeySource(key, mode, options.salt);
+  const typ = purpose === "session" ? "JWT" : `${purpose}+jwt`;
+
+  let base: Promise<HkdfBase> | undefined;
+  function hkdfBase(secret: Bytes, salt: Bytes | undefined): Promise<HkdfBase> {
+    return base ??= importHkdfBase(secret, salt);
+  }
+
+  let signingPromise: Promise<SigningContext> | undefined;
+  let signingReady: SigningContext | undefined;
+  function signing(): Promise<SigningContext> | SigningContext {
+    if (signingReady) return signingReady;
+    return signingPromise ??= (async () => {
+      let sides: KeySides | undefined;
+      if (source.kind === "secret") {
+        const derived = await deriveSigningKey(await hkdfBase(source.secret, source.salt), purpose);
+        sides = { private: derived, public: derived };
+      } else {
+        sides = source.sign;
+      }
+      if (!sides) throw noKey("signing");
+      return signingReady = signingContext(sides, typ);
+    })().catch((error) => {
+      signingPromise = undefined;
+      base = undefined;
+      throw error;
+    });
+  }
+
+  let encryptionPromise: Promise<EncryptionContext> | undefined;
+  let encryptionReady: EncryptionContext | undefined;
+  function encryption(): Promise<EncryptionContext> | EncryptionContext {
+    if (encryptionReady) return encryptionReady;
+    return encryptionPromise ??= (async () => {
+      let sides: KeySides | undefined;
+      if (source.kind === "secret") {
+        const derived = await deriveEncryptionKey(
+          await hkdfBase(source.secret, source.salt),
+          purpose,
+        );
+        sides = { private: derived, public: derived };
+      } else {
+        sides = source.encrypt;
+      }
+      if (!sides) throw noKey("encryption");
+      return encryptionReady = encryptionContext(sides);
+    })().catch((error) => {
+      encryptionPromise = undefined;
+      base = undefined;
+      throw error;
+    });
+  }
+
+  function now(options?: DecodeOptions): number {
+    const ms = options?.currentDate ? options.currentDate.getTime() : clock();
+    return Math.floor(ms / 1000);
+  }
+
+  function claimChecks(options: DecodeOptions | undefined, requireExp: boolean) {
+    return {
+      now: now(options),
+      tolerance: options?.clockTolerance ?? clockTolerance,
+      requireExp,
+      issuer: options?.issuer ?? issuer,
+      audience: options?.audience ?? audience,
+    };
+  }
+
+  async function sign(claims: JWTPayload): Promise<string> {
+    const context = await signing();
+    return signWithSegment(
+      use(context.sign),
+      context.known.segment,
+      encoder.encode(serializeClaims(claims)),
+    );
+  }
+
+  async function verify(token: string, bytes?: Bytes): Promise<JWTPayload> {
+    const context = await signing();
+    const { payload } = await verifyWithKey(
+      use(context.verify),
+      token,
+      { typ, knownHeader: context.known },
+      bytes,
+    );
+    return parseClaims(payload);
+  }
+
+  async function encrypt(plaintext: Uint8Array, cty: string | undefined): Promise<string> {
+    const context = await encryption();
+    const encoded = headerFor(context, typ, cty);
+    return encryptWithKey(
+      use(context.encrypt),
+      encoded.header,
+      plaintext,
+      context.fixedHeader ? encoded : undefined,
+    );
+  }
+
+  async function decrypt(token: string, cty: string | undefined): Promise<Bytes> {
+    const context = await encryption();
+    const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
+      algorithms: [context.alg],
+      encryptionAlgorithms: [context.enc],
+      typ,
+      cty: cty ?? null,
+      knownHeader: context.fixedHeader ? headerFor(context, typ, cty) : undefined,
+    });
+    return plaintext;
+  }
+
+  function ctyOption(options: JWEContentOptions | undefined): string | undefined {
+    const cty = options?.cty;
+    if (cty !== undefined && typeof cty !== "string") {
+      throw new TypeError("The cty option is not a string; expected a media type.");
+    }
+    return cty;
+  }
+
+  return {
+    async encodeJWT(payload: JWTPayload): Promise<string> {
+      const claims = issueClaims(payload, now(), { maxAge, issuer, audience });
+      if (mode === "signed") return await sign(claims);
+      if (mode === "encrypted") {
+        return await encrypt(encoder.encode(serializeClaims(claims)), undefined);
+      }
+      return await encrypt(encoder.encode(await sign(claims)), "JWT");
+    },
+
+    async decodeJWT(token: string, options?: DecodeOptions): Promise<JWTPayload> {
+      let claims: JWTPayload;
+      if (mode === "signed") {
+        claims = await verify(token);
+      } else if (mode === "encrypted") {
+        claims = parseClaims(await decrypt(token, undefined));
+      } else {
+        const inner = await decrypt(token, "JWT");
+        claims = await verify(utf8(inner), inner);
+      }
+      return checkClaims(claims, claimChecks(options, true));
+    },
+
+    async signJWS(payload: JWTPayload): Promise<string> {
+      return await sign(checkClaimTypes(payload));
+    },
+
+    async verifyJWS(token: string, options?: DecodeOptions): Promise<JWTPayload> {
+      return checkClaims(await verify(token), claimChecks(options, false));
+    },
+
+    async encryptJWE(payload: string, options?: JWEContentOptions): Promise<string> {
+      if (typeof payload !== "string") {
+        throw new TypeError("The JWE payload is not a string; expected a string.");
+      }
+      return await encrypt(encoder.encode(payload), ctyOption(options));
+    },
+
+    async decryptJWE(token: string, options?: JWEContentOptions): Promise<string> {
+      return utf8(await decrypt(token, ctyOption(options)));
+    },
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * JWE compact serialization (RFC 7516) on Web Crypto.
+ *
+ * @module
+ */
+
+import {
+  algorithmNotAllowed,
+  type Bytes,
+  checkMediaType,
+  decode,
+  encodeJson,
+  encoder,
+  fail,
+  keyInvalid,
+  parseHeader,
+  rejectCrit,
+  splitCompact,
+} from "./_common.ts";
+import {
+  JWE_ALGORITHMS,
+  JWE_ENCRYPTIONS,
+  jweProfileForBytes,
+  jweProfileForKey,
+} from "./algorithms.ts";
+import { encodeBase64Url } from "./base64url.ts";
+import { decryptContent, encryptContent } from "./content.ts";
+import {
+  checkJWEKeyUsage,
+  createContentKey,
+  type JWEKey,
+  keyFits,
+  recoverContentKey,
+} from "./key_management.ts";
+import type {
+  DecryptedJWE,
+  DecryptJWEOptions,
+  JWEAlgorithm,
+  JWEEncryption,
+  JWEHeader,
+} from "./types.ts";
+
+/** A protected header encoded once: its segment and the AAD bytes of that segment. */
+export interface EncodedHeader {
+  segment: string;
+  aad: Bytes;
+  header: JWEHeader;
+}
+
+/** Encodes a JWE header whose content does not vary per message (anything but ECDH-ES). */
+export function encodeJWEHeader(header: JWEHeader): EncodedHeader {
+  const segment = encodeJson(header);
+  return { segment, aad: encoder.encode(segment), header };
+}
+
+/** Fixed CEK and IV, for known-answer tests only. */
+export interface FixedRandomness {
+  cek?: Bytes;
+  iv?: Bytes;
+}
+
+/** Encrypts with a key already checked; `encoded`, when given, is the header pre-encoded. */
+export async function encryptWithKey(
+  key: JWEKey,
+  header: JWEHeader,
+  plaintext: Uint8Array,
+  encoded?: EncodedHeader,
+  fixed?: FixedRandomness,
+): Promise<string> {
+  const { alg, enc } = header;
+  const { cek, encryptedKey, epk } = await createContentKey(alg, enc, key, header, fixed?.cek);
+  // The ephemeral key is part of the protected header, so it is encoded per message.
+  const { segment, aad } = epk
+    ? encodeJWEHeader({ ...header, epk })
+    : encoded ?? encodeJWEHeader(header);
+  const { iv, ciphertext, tag } = await encryptContent(enc, cek, plaintext, aad, fixed?.iv);
+  return `${segment}.${encodeBase64Url(encryptedKey)}.${encodeBase64Url(iv)}.${
+    encodeBase64Url(ciphertext)
+  }.${encodeBase64Url(tag)}`;
+}
+
+/** What a JWE header must satisfy. */
+export interface JWEExpectation {
+  algorithms: readonly JWEAlgorithm[];
+  encryptionAlgorithms: readonly JWEEncryption[];
+  /** Required `typ`; undefined: any. */
+  typ?: string;
+  /** Required `cty`; undefined: any; null: none. */
+  cty?: string | null;
+  /** A header this library made: when the token's segment equals it, parsing is skipped. */
+  knownHeader?: EncodedHeader;
+}
+
+/** Validates a parsed JWE header against what the key and caller allow. */
+function checkHeader(
+  parsed: Record<string, unknown>,
+  key: JWEKey,
+  expect: JWEExpectation,
+): JWEHeader {
+  rejectCrit(parsed);
+  // Compression is refused outright: decompression bombs (RFC 8725 3.6).
+  if (parsed.zip !== undefined) {
+    fail("ERR_JOSE_UNSUPPORTED_HEADER", "The header carries zip; expected no compression.");
+  }
+  const alg = parsed.alg as JWEAlgorithm;
+  const enc = parsed.enc as JWEEncryption;
+  if (!expect.algorithms.includes(alg)) algorithmNotAllowed("alg", alg);
+  if (!expect.encryptionAlgorithms.includes(enc)) algorithmNotAllowed("enc", enc);
+  if (!keyFits(key, alg, enc)) algorithmNotAllowed("alg", alg);
+  checkMediaType(parsed, "typ", expect.typ);
+  checkMediaType(parsed, "cty", expect.cty);
+  return parsed as JWEHeader;
+}
+
+/** Decrypts with a key already checked for decryption. */
+export async function decryptWithKey(
+  key: JWEKey,
+  token: string,
+  expect: JWEExpectation,
+): Promise<DecryptedJWE & { plaintext: Bytes }> {
+  const [headerSegment, keySegment, ivSegment, ciphertextSegment, tagSegment] = splitCompact(
+    token,
+    5,
+  );
+  let header: JWEHeader;
+  let aad: Bytes;
+  if (expect.knownHeader && headerSegment === expect.knownHeader.segment) {
+    header = expect.knownHeader.header;
+    aad = expect.knownHeader.aad;
+  } else {
+    header = checkHeader(parseHeader(headerSegment), key, expect);
+    aad = encoder.encode(headerSegment);
+  }
+  const encryptedKey = decode(keySegment);
+  const parts = {
+    iv: decode(ivSegment),
+    ciphertext: decode(ciphertextSegment),
+    tag: decode(tagSegment),
+  };
+  const cek = await recoverContentKey(header.alg, header.enc, key, encryptedKey, header);
+  const plaintext = await decryptContent(header.enc, cek, parts, aad);
+  return { plaintext, header };
+}
+
+function checkOutgoingHeader(header: JWEHeader, key: JWEKey): void {
+  if (typeof header !== "object" || header === null) {
+    keyInvalid("The JWE header is not an object; expected { alg, enc, ... }.");
+  }
+  if (!JWE_ALGORITHMS.includes(header.alg)) {
+    fail(
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+      `The alg ${JSON.stringify(header.alg)} is not supported; expected one of ${
+        JWE_ALGORITHMS.join(", ")
+      }.`,
+    );
+  }
+  if (!JWE_ENCRYPTIONS.includes(header.enc)) {
+    fail(
+      "ERR_JOSE_ALG_NOT_ALLOWED",
+      `The enc ${JSON.stringify(header.enc)} is not supported; expected one of ${
+        JWE_ENCRYPTIONS.join(", ")
+      }.`,
+    );
+  }
+  if (header.crit !== undefined || header.zip !== undefined || header.epk !== undefined) {
+    fail(
+      "ERR_JOSE_UNSUPPORTED_HEADER",
+      "The JWE header carries crit, zip or epk; expected none of them (epk is set by the library).",
+    );
+  }
+  checkJWEKeyUsage(key, "encrypt");
+  if (!keyFits(key, header.alg, header.enc)) {
+    keyInvalid(
+      `The key does not fit alg ${header.alg} with enc ${header.enc}; expected a key of that type and size.`,
+    );
+  }
+}
+
+/**
+ * Encrypts a plaintext into a JWE compact serialization (RFC 7516 section 7.1).
+ *
+ * Supported `alg`: `dir` (AES-GCM CryptoKey, or the raw CEK bytes, which
+ * CBC-HS needs), `A128KW`/`A256KW` (AES-KW CryptoKey or 16/32 bytes),
+ * `RSA-OAEP-256` (RSA-OAEP SHA-256 public key), `ECDH-ES`, `ECDH-ES+A128KW`,
+ * `ECDH-ES+A256KW` (ECDH P-256/384/521 public key). Supported `enc`:
+ * `A128GCM`, `A192GCM`, `A256GCM`, `A128CBC-HS256`, `A192CBC-HS384`,
+ * `A256CBC-HS512`. `zip` and `crit` are refused; `epk` is added for ECDH-ES.
+ *
+ * @param plaintext The bytes (or UTF-8 text) to encrypt.
+ * @param key The recipient's key.
+ * @param header The protected header; `alg` and `enc` are required.
+ * @returns The compact JWE.
+ * @throws {JoseError} `ERR_JOSE_KEY_INVALID` when the key does not fit `alg`/`enc`.
+ *
+ * @example
+ * ```ts
+ * import { encryptCompactJWE } from "@service-stack/auth/jose";
+ * const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+ *   "encrypt",
+ *   "decrypt",
+ * ]);
+ * const jwe = await encryptCompactJWE("secret text", key, { alg: "dir", enc: "A256GCM" });
+ * ```
+ */
+export function encryptCompactJWE(
+  plaintext: Uint8Array | string,
+  key: CryptoKey | Uint8Array,
+  header: JWEHeader,
+): Promise<string> {
+  try {
+    checkOutgoingHeader(header, key as JWEKey);
+    const bytes = typeof plaintext === "string" ? encoder.encode(plaintext) : plaintext;
+    return encryptWithKey(key as JWEKey, { ...header }, bytes);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * Decrypts a JWE compact serialization and returns its plaintext and header.
+ *
+ * The accepted `alg`/`enc` are those the key allows, narrowed by `options`
+ * (a byte key needs `options.algorithms`). Refused before any crypto:
+ * algorithms outside that set (`PBES2-*` and `RSA1_5` are never supported),
+ * `zip`, `crit`, a wrong `typ` or `cty`, malformed segments, tokens over
+ * 16 KiB. A wrong key or any tampering gives `ERR_JWE_DECRYPTION_FAILED`.
+ *
+ * @param token The compact JWE.
+ * @param key The recipient's key (the private key for RSA-OAEP-256 and ECDH-ES).
+ * @param options Accepted algorithms, required `typ` and `cty`.
+ * @returns The plaintext bytes and the protected header.
+ *
+ * @example
+ * ```ts
+ * import { decryptCompactJWE, encryptCompactJWE } from "@service-stack/auth/jose";
+ * const key = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+ *   "encrypt",
+ *   "decrypt",
+ * ]);
+ * const jwe = await encryptCompactJWE("secret text", key, { alg: "dir", enc: "A256GCM" });
+ * const { plaintext } = await decryptCompactJWE(jwe, key);
+ * new TextDecoder().decode(plaintext); // "secret text"
+ * ```
+ */
+export async function decryptCompactJWE(
+  token: string,
+  key: CryptoKey | Uint8Array,
+  options: DecryptJWEOptions = {},
+): Promise<DecryptedJWE> {
+  checkJWEKeyUsage(key as JWEKey, "decrypt");
+  if (key instanceof Uint8Array && options.algorithms === undefined) {
+    keyInvalid("A byte key allows several algorithms; expected options.algorithms to pin them.");
+  }
+  const profile = key instanceof Uint8Array
+    ? jweProfileForBytes(key.length)
+    : jweProfileForKey(key);
+  return await decryptWithKey(key as JWEKey, token, {
+    algorithms: options.algorithms ?? profile.algorithms,
+    encryptionAlgorithms: options.encryptionAlgorithms ?? profile.encryptionAlgorithms,
+    typ: options.typ,
+    cty: options.cty,
+  });
+}
