@@ -1,8 +1,35 @@
 /**
- * Test helpers for applications using `@service-stack/auth`.
+ * Test helpers for applications using `@service-stack/auth`: a strict,
+ * in-memory OAuth 2.0 authorization server to sign in against in unit tests
+ * and demos, with no network.
+ *
+ * @example
+ * ```ts
+ * import { createMockProvider } from "@service-stack/auth/testing";
+ *
+ * const mock = createMockProvider();
+ * // createAuth({ oauth: [mock.provider], fetch: mock.fetch, secret: "..." })
+ * console.log(mock.provider.authorizeURL); // "http://mock-oauth.localhost/authorize"
+ * ```
  *
  * @module
  */
 
-/** Default id of the mock OAuth provider. */
-export const MOCK_PROVIDER_ID = "mock";
+export { createMockProvider, MOCK_PROVIDER_ID } from "./src/testing/mock_provider.ts";
+export type {
+  MockAuthorizationRequest,
+  MockDecision,
+  MockEndpoint,
+  MockProvider,
+  MockProviderOptions,
+  MockRequestRecord,
+  MockUser,
+} from "./src/testing/mock_provider.ts";
+export type {
+  ClientAuthMethod,
+  OAuthProviderConfig,
+  OAuthProviderCredentials,
+  OAuthTokens,
+  ProfileContext,
+} from "./src/oauth/types.ts";
+export type { User } from "./src/types.ts";
