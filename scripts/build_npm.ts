@@ -135,6 +135,9 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuildNpmR
   const outDir = options.outDir ?? `${root}/dist/npm`;
   const log = options.log ?? console.log;
   const config = JSON.parse(await Deno.readTextFile(`${root}/deno.json`)) as DenoConfig;
+  if (`${root}/`.startsWith(`${outDir.replace(/\/$/, "")}/`)) {
+    throw new Error(`Output folder ${outDir} contains the sources; expected a separate folder.`);
+  }
 
   await Deno.remove(outDir, { recursive: true }).catch((error) => {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
@@ -214,7 +217,8 @@ async function verifyWithNode(outDir: string, config: DenoConfig): Promise<void>
 
 if (import.meta.main) {
   const started = performance.now();
-  const result = await buildNpm();
+  const outFlag = Deno.args.find((arg) => arg.startsWith("--out-dir="));
+  const result = await buildNpm({ outDir: outFlag?.slice("--out-dir=".length) });
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}/deno.json`)) as DenoConfig;
   if (!Deno.args.includes("--no-verify")) await verifyWithNode(result.outDir, config);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
