@@ -69,7 +69,7 @@ async function primaryConfirmedEmail(context: ProfileContext): Promise<string | 
  *
  * @example
  * ```ts
- * import { bitbucket } from "./bitbucket.ts";
+ * import { bitbucket } from "@service-stack/auth";
  *
  * console.log(bitbucket.accessToken); // "https://bitbucket.org/site/oauth2/access_token"
  * ```

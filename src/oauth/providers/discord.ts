@@ -57,7 +57,7 @@ function avatarURL(id: string, avatar: unknown, discriminator: unknown): string 
  *
  * @example
  * ```ts
- * import { discord } from "./discord.ts";
+ * import { discord } from "@service-stack/auth";
  *
  * console.log(discord.scope); // "identify email"
  * ```

@@ -37,7 +37,7 @@ export function figmaProfile(raw: Record<string, unknown>): User {
  *
  * @example
  * ```ts
- * import { figma } from "./figma.ts";
+ * import { figma } from "@service-stack/auth";
  *
  * console.log(figma.userInfo); // "https://api.figma.com/v1/me"
  * ```

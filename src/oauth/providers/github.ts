@@ -75,7 +75,7 @@ async function primaryVerifiedEmail(context: ProfileContext): Promise<string | u
  *
  * @example
  * ```ts
- * import { github } from "./github.ts";
+ * import { github } from "@service-stack/auth";
  *
  * console.log(github.authorizeURL); // "https://github.com/login/oauth/authorize"
  * ```

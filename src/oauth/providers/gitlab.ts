@@ -45,7 +45,7 @@ export function gitlabProfile(raw: Record<string, unknown>): User {
  *
  * @example
  * ```ts
- * import { gitlab } from "./gitlab.ts";
+ * import { gitlab } from "@service-stack/auth";
  *
  * const selfManaged = {
  *   ...gitlab,

@@ -21,7 +21,7 @@ export { bitbucket, discord, figma, github, gitlab, spotify, x };
  *
  * @example
  * ```ts
- * import { builtInProviders } from "./mod.ts";
+ * import { builtInProviders } from "@service-stack/auth";
  *
  * const provider = builtInProviders.github;
  * console.log(provider.userInfo); // "https://api.github.com/user"

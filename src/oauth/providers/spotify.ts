@@ -45,7 +45,7 @@ export function spotifyProfile(raw: Record<string, unknown>): User {
  *
  * @example
  * ```ts
- * import { spotify } from "./spotify.ts";
+ * import { spotify } from "@service-stack/auth";
  *
  * console.log(spotify.authorizeURL); // "https://accounts.spotify.com/authorize"
  * ```

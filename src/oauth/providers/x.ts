@@ -57,7 +57,7 @@ export function xProfile(raw: Record<string, unknown>): User {
  *
  * @example
  * ```ts
- * import { x } from "./x.ts";
+ * import { x } from "@service-stack/auth";
  *
  * console.log(x.userInfo); // "https://api.x.com/2/users/me?user.fields=profile_image_url"
  * ```
