@@ -82,6 +82,38 @@ export function requestOrigin(
   }
 }
 
+/**
+ * The client's IP address as reported by a trusted proxy: the `for`
+ * parameter of the first `Forwarded` element, else the first
+ * `X-Forwarded-For` value (only when no `Forwarded` header is present).
+ * A port and IPv6 brackets are removed. `undefined` when `trustProxyHeaders`
+ * is false, the header is absent, or the value is not an IP address
+ * (obfuscated identifiers and `unknown` included). For logs only: a client
+ * can forge it unless the proxy overwrites these headers.
+ *
+ * @example
+ * ```ts
+ * import { forwardedClientAddress } from "./origins.ts";
+ * const request = new Request("http://internal/", { headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1" } });
+ * forwardedClientAddress(request, true); // "203.0.113.7"
+ * ```
+ */
+export function forwardedClientAddress(
+  request: Request,
+  trustProxyHeaders: boolean,
+): string | undefined {
+  if (!trustProxyHeaders) return undefined;
+  try {
+    const forwarded = request.headers.get("forwarded");
+    const raw = forwarded !== null
+      ? firstForwardedElement(forwarded)?.for
+      : firstValue(request.headers.get("x-forwarded-for"));
+    return raw === undefined ? undefined : ipAddress(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 interface Pattern {
   readonly protocol: string;
   /** Exact host name, or the suffix after `*.` for a wildcard. */
@@ -332,6 +364,7 @@ function safeDecodedPath(path: string): boolean {
 interface ForwardedElement {
   proto?: string;
   host?: string;
+  for?: string;
 }
 
 /** First element of an RFC 7239 `Forwarded` header; `undefined` when absent or malformed. */
@@ -363,6 +396,7 @@ function firstForwardedElement(header: string | null): ForwardedElement | undefi
     const value = m[2].startsWith('"') ? m[2].slice(1, -1).replace(/\\(.)/g, "$1") : m[2];
     if (name === "proto") element.proto = value;
     if (name === "host") element.host = value;
+    if (name === "for") element.for = value;
   }
   return element;
 }
@@ -407,6 +441,32 @@ function validHost(value: string | undefined): string | undefined {
     // The URL parser has the final word (IPv6 syntax, IPv4 ranges).
     const url = new URL(`http://${value}`);
     return url.host === "" ? undefined : value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Normalizes an IPv4 or IPv6 address, optionally with a port or brackets; else `undefined`. */
+function ipAddress(value: string): string | undefined {
+  let text = value.trim();
+  if (text.length > 64) return undefined;
+  if (text.startsWith("[")) {
+    const close = text.indexOf("]");
+    if (close === -1 || !/^(?::[0-9]{1,5})?$/.test(text.slice(close + 1))) return undefined;
+    text = text.slice(1, close);
+  } else if (/^[0-9.]+:[0-9]{1,5}$/.test(text)) {
+    text = text.slice(0, text.indexOf(":"));
+  }
+  if (
+    /^(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(?:\.(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}$/
+      .test(text)
+  ) {
+    return text;
+  }
+  if (!/^[0-9A-Fa-f:.]+$/.test(text) || !text.includes(":")) return undefined;
+  try {
+    // The URL parser validates and compresses IPv6 literals.
+    return new URL(`http://[${text}]/`).hostname.slice(1, -1);
   } catch {
     return undefined;
   }

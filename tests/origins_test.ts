@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   compileOriginPatterns,
+  forwardedClientAddress,
   isTrustedOrigin,
   refererTarget,
   requestOrigin,
@@ -531,4 +532,49 @@ Deno.test("refererTarget refuses a missing, relative or foreign Referer", () => 
 Deno.test("refererTarget refuses a Referer with userinfo or an untrusted scheme", () => {
   assert.equal(refererTarget("https://u@app.example.com/", OWN, NONE), null);
   assert.equal(refererTarget("http://app.example.com/", OWN, NONE), null);
+});
+
+// ---- forwardedClientAddress ------------------------------------------------------
+
+function client(headers: Record<string, string>, trust = true): string | undefined {
+  return forwardedClientAddress(new Request("http://internal/", { headers }), trust);
+}
+
+Deno.test("forwardedClientAddress is undefined when proxy headers are not trusted", () => {
+  assert.equal(client({ "x-forwarded-for": "203.0.113.7" }, false), undefined);
+  assert.equal(client({ forwarded: "for=203.0.113.7" }, false), undefined);
+});
+
+Deno.test("forwardedClientAddress reads the first X-Forwarded-For value", () => {
+  assert.equal(client({ "x-forwarded-for": " 203.0.113.7 , 10.0.0.1" }), "203.0.113.7");
+  assert.equal(client({ "x-forwarded-for": "2001:DB8::1" }), "2001:db8::1");
+});
+
+Deno.test("forwardedClientAddress prefers Forwarded and strips port and brackets", () => {
+  const headers = {
+    forwarded: 'for="[2001:db8:cafe::17]:4711";proto=https',
+    "x-forwarded-for": "1.1.1.1",
+  };
+  assert.equal(client(headers), "2001:db8:cafe::17");
+  assert.equal(client({ forwarded: 'for="192.0.2.43:47011", for=198.51.100.17' }), "192.0.2.43");
+});
+
+Deno.test("forwardedClientAddress refuses values that are not IP addresses", () => {
+  for (
+    const v of [
+      "unknown",
+      "_hidden",
+      "evil.com",
+      "999.1.1.1",
+      "1.2.3",
+      "01.2.3.4",
+      "<script>",
+      "[::1",
+      "",
+    ]
+  ) {
+    assert.equal(client({ "x-forwarded-for": v }), undefined, v);
+  }
+  assert.equal(client({ forwarded: "for=unknown" }), undefined);
+  assert.equal(client({ forwarded: 'for="_gazonk"' }), undefined);
 });
