@@ -1,8 +1,61 @@
 /**
  * `@service-stack/auth`: a framework-agnostic authentication core on Web
- * `Request`/`Response` and Web Crypto.
+ * `Request`/`Response` and Web Crypto, with zero runtime dependencies.
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "@service-stack/auth";
+ *
+ * const auth = createAuth({ oauth: ["github"] }); // secret from AUTH_SECRET
+ * Deno.serve((request) => auth.handlers.ALL(request));
+ * ```
  *
  * @module
  */
 
-export type { Session, User } from "./src/types.ts";
+export { type Auth, type AuthHandlers, createAuth } from "./src/create_auth.ts";
+export type { AuthConfig, Credentials, OAuthProviderEntry } from "./src/config.ts";
+export type { AuthAPI, SignInOptions, SignOutOptions, UpdateSessionOptions } from "./src/api.ts";
+export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
+export { hashPassword, verifyPassword } from "./src/password.ts";
+export type { Handler } from "./src/handler.ts";
+export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
+export type {
+  CookieAttributes,
+  CookieConfig,
+  CookieKey,
+  CookieOverride,
+  CookieStrategy,
+} from "./src/cookies.ts";
+export type { StandardSchemaV1 } from "./src/standard_schema.ts";
+export type {
+  AccessTokenErrorCode,
+  AuthorizationErrorCode,
+  ErrorBody,
+  ErrorType,
+  Session,
+  TokenRevocationErrorCode,
+  User,
+} from "./src/types.ts";
+export type {
+  BuiltInProvider,
+  BuiltInProviderId,
+  ClientAuthMethod,
+  OAuthProviderConfig,
+  OAuthProviderCredentials,
+  OAuthTokens,
+  ProfileContext,
+} from "./src/oauth/types.ts";
+export {
+  bitbucket,
+  builtInProviders,
+  discord,
+  figma,
+  github,
+  gitlab,
+  spotify,
+  x,
+} from "./src/oauth/providers/mod.ts";
+export type { CryptoSecret, Jose, JWTKey, JWTMode, JWTPayload } from "./jose.ts";
+
+export type { InferUser } from "./src/client/types.ts";

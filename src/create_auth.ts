@@ -1,0 +1,72 @@
+/**
+ * `createAuth`: builds the frozen context once and exposes the handlers, the
+ * server API and the JOSE object.
+ *
+ * @module
+ */
+
+import { type AuthAPI, createAPI } from "./api.ts";
+import { type AuthConfig, buildContext } from "./config.ts";
+import { createHandler, type Handler } from "./handler.ts";
+import type { Jose } from "../jose.ts";
+import type { User } from "./types.ts";
+
+/** The HTTP handlers: one per method, and `ALL` for every method (including CORS preflights). */
+export interface AuthHandlers {
+  /** Handles `GET` routes. */
+  GET: Handler;
+  /** Handles `POST` routes. */
+  POST: Handler;
+  /** Handles `PATCH` routes. */
+  PATCH: Handler;
+  /** Handles every method, `OPTIONS` preflights included. */
+  ALL: Handler;
+}
+
+/** An instance: handlers, server API and the session JOSE object. */
+export interface Auth<U extends User = User> {
+  /** HTTP handlers to mount at `basePath`. */
+  handlers: AuthHandlers;
+  /** The server API for trusted server code. */
+  api: AuthAPI<U>;
+  /** The JOSE object that signs and encrypts session tokens. */
+  jose: Jose;
+}
+
+/**
+ * Creates an instance. Throws a `TypeError` at once, naming the fix, when
+ * the configuration is wrong (no secret, a short secret, a bad `basePath`,
+ * a value of the wrong type, a built-in provider without credentials).
+ *
+ * @example
+ * ```ts
+ * import { createAuth } from "@service-stack/auth";
+ *
+ * const auth = createAuth({
+ *   oauth: ["github"],
+ *   secret: Deno.env.get("AUTH_SECRET"),
+ *   credentials: {
+ *     authorize: ({ username, password }) =>
+ *       username === "ada" && password === "correct horse" ? { sub: "1", name: "Ada" } : null,
+ *   },
+ * });
+ *
+ * Deno.serve((request) => auth.handlers.ALL(request));
+ * ```
+ */
+export function createAuth<
+  U extends User = User,
+  P extends Record<string, unknown> = Record<string, unknown>,
+>(config: AuthConfig<U, P>): Auth<U> {
+  const ctx = buildContext(config as unknown as AuthConfig);
+  return Object.freeze({
+    handlers: Object.freeze({
+      GET: createHandler(ctx, "GET"),
+      POST: createHandler(ctx, "POST"),
+      PATCH: createHandler(ctx, "PATCH"),
+      ALL: createHandler(ctx),
+    }),
+    api: createAPI<U>(ctx),
+    jose: ctx.sessionJose,
+  });
+}

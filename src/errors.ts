@@ -1,0 +1,84 @@
+/**
+ * `AuthError` and the mapping from errors to RFC 6749 error responses.
+ *
+ * @module
+ */
+
+import type { ErrorBody, ErrorType } from "./types.ts";
+
+const DEFAULT_STATUS: Readonly<Record<ErrorType, number>> = {
+  invalid_request: 400,
+  unauthorized_client: 400,
+  access_denied: 401,
+  unsupported_response_type: 400,
+  invalid_scope: 400,
+  server_error: 500,
+  temporarily_unavailable: 503,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unsupported_grant_type: 400,
+  invalid_session_token: 401,
+  invalid_csrf_token: 403,
+  invalid_redirect_to: 400,
+};
+
+/** Options for {@link AuthError}. */
+export interface AuthErrorOptions {
+  /** HTTP status of the response; defaults to the usual status for the code. */
+  status?: number;
+  /** The underlying cause, logged but never sent to the client. */
+  cause?: unknown;
+}
+
+/**
+ * An error with an RFC 6749 code, a description safe to show, and an HTTP
+ * status. Throw it from `credentials.authorize` or `signUp.onCreateUser` to
+ * choose the response; any other thrown error becomes a 500 `server_error`
+ * with no detail in the body.
+ *
+ * @example
+ * ```ts
+ * import { AuthError } from "@service-stack/auth";
+ *
+ * function onCreateUser(payload: Record<string, unknown>) {
+ *   if (payload.username === "taken") {
+ *     throw new AuthError("invalid_request", "That username is taken.", { status: 409 });
+ *   }
+ *   return { sub: crypto.randomUUID(), name: String(payload.username) };
+ * }
+ * ```
+ */
+export class AuthError extends Error {
+  /** The RFC 6749 (or module) error code. */
+  readonly code: ErrorType;
+  /** A description that is safe to send to the client. */
+  readonly description: string;
+  /** The HTTP status of the response. */
+  readonly status: number;
+
+  /** Creates an error from a code, a client-safe description and options. */
+  constructor(code: ErrorType, description: string, options: AuthErrorOptions = {}) {
+    super(description, options.cause === undefined ? undefined : { cause: options.cause });
+    if (!(code in DEFAULT_STATUS)) {
+      throw new TypeError(`Unknown error code "${code}": expected one of the ErrorType codes.`);
+    }
+    const status = options.status ?? DEFAULT_STATUS[code];
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new TypeError(`Invalid status ${status}: expected an HTTP error status (400-599).`);
+    }
+    this.name = "AuthError";
+    this.code = code;
+    this.description = description;
+    this.status = status;
+  }
+
+  /** The RFC 6749 error body for this error. */
+  toJSON(): ErrorBody {
+    return { error: this.code, error_description: this.description };
+  }
+}
+
+/** Whether a value is an `ErrorType` code. */
+export function isErrorType(value: unknown): value is ErrorType {
+  return typeof value === "string" && Object.hasOwn(DEFAULT_STATUS, value);
+}

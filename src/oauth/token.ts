@@ -1,0 +1,102 @@
+/**
+ * The authorization-code exchange (RFC 6749 section 4.1.3) with the PKCE
+ * verifier, and validation of the token response (section 5.1 / 5.2).
+ *
+ * @module
+ */
+
+import { AuthError, isErrorType } from "../errors.ts";
+import type { ErrorType } from "../types.ts";
+import {
+  callProvider,
+  parseProviderJSON,
+  providerError,
+  readProviderText,
+} from "./provider_fetch.ts";
+import type { ResolvedProvider } from "./resolve.ts";
+import type { OAuthTokens } from "./types.ts";
+
+const TOKEN_ERRORS: ReadonlySet<ErrorType> = new Set([
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unauthorized_client",
+  "unsupported_grant_type",
+  "invalid_scope",
+]);
+
+/** RFC 6749 2.3.1: client id and secret are form-encoded before Basic encoding. */
+function basicCredentials(id: string, secret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
+  const pair = new TextEncoder().encode(`${encode(id)}:${encode(secret)}`);
+  let binary = "";
+  for (const byte of pair) binary += String.fromCharCode(byte);
+  return `Basic ${btoa(binary)}`;
+}
+
+/** Exchanges the code for tokens; any failure is an `AuthError` (502 or the provider's code). */
+export async function exchangeCode(
+  fetchFn: typeof fetch,
+  provider: ResolvedProvider,
+  params: { code: string; redirectURI: string; codeVerifier: string },
+): Promise<OAuthTokens> {
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: params.code,
+    redirect_uri: params.redirectURI,
+    code_verifier: params.codeVerifier,
+  });
+  const headers = new Headers({
+    Accept: "application/json",
+    "Content-Type": "application/x-www-form-urlencoded",
+  });
+  if (provider.clientAuthMethod === "client_secret_post") {
+    body.set("client_id", provider.clientId);
+    body.set("client_secret", provider.clientSecret);
+  } else {
+    headers.set("Authorization", basicCredentials(provider.clientId, provider.clientSecret));
+  }
+  const response = await callProvider(fetchFn, provider.accessToken, {
+    method: "POST",
+    headers,
+    body,
+  }, "token");
+  const text = await readProviderText(response, "token");
+  const type = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  let data: Record<string, unknown>;
+  if (type === "application/x-www-form-urlencoded") {
+    data = Object.fromEntries(new URLSearchParams(text));
+  } else if (type === "application/json" || type.endsWith("+json")) {
+    data = parseProviderJSON(text, "token");
+  } else {
+    throw providerError("The provider's token response is not JSON.");
+  }
+  if (typeof data.error === "string") {
+    const code = isErrorType(data.error) && TOKEN_ERRORS.has(data.error)
+      ? data.error
+      : "server_error";
+    throw new AuthError(code, "The provider refused the authorization code.", { status: 502 });
+  }
+  if (!response.ok) {
+    throw providerError(`The provider's token endpoint answered ${response.status}.`);
+  }
+  return validateTokens(data);
+}
+
+function validateTokens(data: Record<string, unknown>): OAuthTokens {
+  const accessToken = data.access_token;
+  if (typeof accessToken !== "string" || accessToken === "" || accessToken.length > 8192) {
+    throw providerError("The provider's token response has no access_token.");
+  }
+  const tokenType = data.token_type ?? "bearer";
+  if (typeof tokenType !== "string" || tokenType.toLowerCase() !== "bearer") {
+    throw providerError("The provider's token response is not a bearer token.");
+  }
+  const tokens: OAuthTokens = { access_token: accessToken, token_type: tokenType };
+  const expiresIn = typeof data.expires_in === "string" ? Number(data.expires_in) : data.expires_in;
+  if (typeof expiresIn === "number" && Number.isFinite(expiresIn)) tokens.expires_in = expiresIn;
+  if (typeof data.refresh_token === "string") tokens.refresh_token = data.refresh_token;
+  if (typeof data.scope === "string") tokens.scope = data.scope;
+  if (typeof data.id_token === "string") tokens.id_token = data.id_token;
+  return tokens;
+}

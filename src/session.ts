@@ -1,0 +1,265 @@
+/**
+ * Sessions: reading, issuing, renewing and updating the session token, and
+ * validating the users that go into it.
+ *
+ * @module
+ */
+
+import type { AuthContext } from "./config.ts";
+import { clearCookieLines, readChunkedCookie, sessionCookieLines } from "./cookies.ts";
+import { AuthError } from "./errors.ts";
+import { safeName } from "./http.ts";
+import { JoseError, type JWTPayload } from "../jose.ts";
+import type { RequestState } from "./request.ts";
+import { validateWith } from "./standard_schema.ts";
+import type { Session, User } from "./types.ts";
+
+/** Claims the module manages; never user fields, never updatable. */
+const RESERVED_CLAIMS = new Set(["iat", "nbf", "exp", "jti", "auth_time", "iss", "aud", "sub"]);
+const DEFAULT_FIELDS = ["name", "email", "image"] as const;
+
+/** A verified session token's claims. */
+export interface SessionPayload extends JWTPayload {
+  /** The user's id. */
+  sub: string;
+  /** When the session was first issued (seconds); renewals never extend past it plus `maxAge`. */
+  auth_time: number;
+  /** Expiry (seconds). */
+  exp: number;
+  /** Session id; stable across renewals and updates (CSRF tokens are bound to it). */
+  jti: string;
+}
+
+/** A session read from a request. */
+export interface CurrentSession {
+  /** The exact token from the cookie. */
+  token: string;
+  /** Its verified claims. */
+  payload: Readonly<SessionPayload>;
+}
+
+function isSessionPayload(payload: JWTPayload): payload is SessionPayload {
+  return typeof payload.sub === "string" && payload.sub !== "" &&
+    typeof payload.auth_time === "number" && typeof payload.exp === "number" &&
+    typeof payload.jti === "string" && payload.jti !== "";
+}
+
+/** Verifies a session token; `null` for anything invalid, expired or past the absolute cap. Never throws. */
+export async function verifySessionToken(
+  ctx: AuthContext,
+  token: string,
+  now: number,
+): Promise<Readonly<SessionPayload> | null> {
+  const cached = ctx.sessionCache.get(token, now);
+  if (cached !== undefined) return withinCap(ctx, cached as SessionPayload, now);
+  let payload: JWTPayload;
+  try {
+    payload = await ctx.sessionJose.decodeJWT(token);
+  } catch (error) {
+    if (!(error instanceof JoseError)) ctx.logger.error("session token could not be read", error);
+    else ctx.logger.log("debug", "session token rejected", { code: error.code });
+    return null;
+  }
+  if (!isSessionPayload(payload)) {
+    ctx.logger.log("debug", "session token lacks session claims");
+    return null;
+  }
+  ctx.sessionCache.set(token, payload);
+  return withinCap(ctx, payload, now);
+}
+
+function withinCap(ctx: AuthContext, payload: SessionPayload, now: number): SessionPayload | null {
+  return now < payload.auth_time + ctx.maxAge ? payload : null;
+}
+
+/** Reads the request's session cookie (joining chunks); `null` when absent or invalid. */
+export async function readSession(
+  ctx: AuthContext,
+  state: RequestState,
+): Promise<CurrentSession | null> {
+  const token = readChunkedCookie(state.jar.sessionToken.name, state.cookies);
+  if (token === undefined || token === "") return null;
+  const payload = await verifySessionToken(ctx, token, state.now);
+  return payload ? { token, payload } : null;
+}
+
+/** Whether the request carries any session cookie (valid or not). */
+export function hasSessionCookie(state: RequestState): boolean {
+  return readChunkedCookie(state.jar.sessionToken.name, state.cookies) !== undefined;
+}
+
+/** The user fields of a session payload (reserved claims removed, `sub` kept). */
+export function userFromPayload(payload: Readonly<JWTPayload>): User {
+  const user: Record<string, unknown> = { sub: payload.sub };
+  for (const [key, value] of Object.entries(payload)) {
+    if (!RESERVED_CLAIMS.has(key)) user[key] = value;
+  }
+  return user as unknown as User;
+}
+
+/** The `Session` callers see. */
+export function toSession(payload: Readonly<SessionPayload>): Session {
+  return { user: userFromPayload(payload), expires: new Date(payload.exp * 1000).toISOString() };
+}
+
+/** Options for {@link issueSession}. */
+export interface IssueOptions {
+  /** Keep an existing session's id (renewal, update). */
+  jti?: string;
+  /** Keep an existing session's first issue time. */
+  authTime?: number;
+  /** An expiry to keep when it is earlier than the cap (updates can only shorten). */
+  exp?: number;
+}
+
+/** Issues a session token for a validated user and returns it with its Set-Cookie lines. */
+export async function issueSession(
+  ctx: AuthContext,
+  state: RequestState,
+  user: User,
+  options: IssueOptions = {},
+): Promise<{ session: Session; payload: SessionPayload; token: string; cookies: string[] }> {
+  const now = state.now;
+  const authTime = options.authTime ?? now;
+  const cap = authTime + ctx.maxAge;
+  const exp = Math.min(options.exp ?? cap, cap, now + ctx.maxAge);
+  const payload: SessionPayload = {
+    ...user,
+    auth_time: authTime,
+    exp,
+    jti: options.jti ?? crypto.randomUUID(),
+  } as SessionPayload;
+  const token = await ctx.sessionJose.encodeJWT(payload);
+  ctx.sessionCache.set(token, { ...payload, iat: now, nbf: now });
+  const cookies = sessionCookieLines(
+    state.jar.sessionToken,
+    token,
+    exp - now,
+    state.cookies,
+    state.nowMs,
+  );
+  return { session: toSession(payload), payload, token, cookies };
+}
+
+/** Set-Cookie lines that remove the session cookie and any of its chunks. */
+export function clearSessionCookies(state: RequestState): string[] {
+  return clearCookieLines(state.jar.sessionToken, state.cookies);
+}
+
+/**
+ * Validates a user from `authorize`, `onCreateUser` or a provider profile
+ * against `identity.schema`, or by default keeps `sub` (required, non-empty)
+ * and the optional string fields `name`, `email`, `image`; anything else is
+ * dropped so that records such as password hashes never enter a token.
+ */
+export async function validateUser(ctx: AuthContext, value: unknown): Promise<User> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError("The user must be an object with a string `sub`.");
+  }
+  if (ctx.identitySchema) {
+    const result = await validateWith(ctx.identitySchema, value);
+    if (!result.ok) {
+      throw new TypeError(`The user does not match identity.schema: ${result.issues.join("; ")}`);
+    }
+    return checkUserClaims(result.value);
+  }
+  const input = value as Record<string, unknown>;
+  const user: Record<string, unknown> = { sub: input.sub };
+  for (const field of DEFAULT_FIELDS) {
+    const fieldValue = input[field];
+    if (fieldValue === undefined || fieldValue === null || fieldValue === "") continue;
+    if (typeof fieldValue !== "string") {
+      throw new TypeError(`The user's ${field} must be a string.`);
+    }
+    user[field] = fieldValue;
+  }
+  return checkUserClaims(user);
+}
+
+function checkUserClaims(value: unknown): User {
+  if (typeof value !== "object" || value === null) {
+    throw new TypeError("The user must be an object.");
+  }
+  const user = value as Record<string, unknown>;
+  if (typeof user.sub !== "string" || user.sub === "") {
+    throw new TypeError("The user must have a non-empty string `sub`.");
+  }
+  const clean: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(user)) {
+    if (key === "sub" || !RESERVED_CLAIMS.has(key)) clean[key] = field;
+  }
+  return clean as unknown as User;
+}
+
+/**
+ * Applies a session update (`name`, `email`, `image` and identity-schema
+ * fields): `sub`, reserved claims and unknown fields are refused with 400;
+ * `expires` may only shorten the session.
+ */
+export async function updatedUser(
+  ctx: AuthContext,
+  current: Readonly<SessionPayload>,
+  update: Record<string, unknown>,
+): Promise<User> {
+  for (const key of Object.keys(update)) {
+    if (key === "sub") throw new AuthError("invalid_request", "The user's sub cannot be changed.");
+    if (RESERVED_CLAIMS.has(key)) {
+      throw new AuthError(
+        "invalid_request",
+        `"${key}" is managed by the server and cannot be updated.`,
+      );
+    }
+  }
+  const base = userFromPayload(current) as unknown as Record<string, unknown>;
+  if (!ctx.identitySchema) {
+    const next: Record<string, unknown> = { ...base };
+    for (const [key, value] of Object.entries(update)) {
+      if (!(DEFAULT_FIELDS as readonly string[]).includes(key)) {
+        throw new AuthError(
+          "invalid_request",
+          `Unknown user field "${safeName(key)}": expected name, email or image.`,
+        );
+      }
+      if (typeof value !== "string" || value.length > 2048) {
+        throw new AuthError(
+          "invalid_request",
+          `The user field "${key}" must be a string of at most 2048 characters.`,
+        );
+      }
+      if (value === "") delete next[key];
+      else next[key] = value;
+    }
+    return next as unknown as User;
+  }
+  const result = await validateWith(ctx.identitySchema, { ...base, ...update });
+  if (!result.ok) {
+    throw new AuthError(
+      "invalid_request",
+      `The update does not match the identity schema: ${result.issues.join("; ")}`,
+    );
+  }
+  const output = result.value as unknown as Record<string, unknown>;
+  for (const key of Object.keys(update)) {
+    if (!Object.hasOwn(output, key)) {
+      throw new AuthError("invalid_request", `Unknown user field "${safeName(key)}".`);
+    }
+  }
+  if (output.sub !== current.sub) {
+    throw new AuthError("invalid_request", "The user's sub cannot be changed.");
+  }
+  return checkUserClaims(output);
+}
+
+/** Parses an `expires` update: an ISO 8601 date in the future; returns seconds. */
+export function parseExpiresUpdate(value: unknown, now: number): number {
+  if (typeof value !== "string" || value.length > 64) {
+    throw new AuthError("invalid_request", "expires must be an ISO 8601 date string.");
+  }
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw new AuthError("invalid_request", "expires must be an ISO 8601 date string.");
+  }
+  const seconds = Math.floor(ms / 1000);
+  if (seconds <= now) throw new AuthError("invalid_request", "expires must be in the future.");
+  return seconds;
+}
