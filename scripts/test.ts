@@ -36,16 +36,18 @@ async function check(label: string, args: string[]): Promise<void> {
   }
 }
 
-/** Counts test cases and failures in a JUnit report written by `deno test`. */
-function countJUnit(xml: string): { tests: number; failures: number } {
+/** Counts test cases, failures and ignored ones in a JUnit report written by `deno test`. */
+function countJUnit(xml: string): { tests: number; failures: number; skipped: number } {
   let tests = 0;
   let failuresCount = 0;
+  let skipped = 0;
   for (const m of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     tests++;
     const body = m[2] ?? "";
     if (/<failure\b|<error\b/.test(body)) failuresCount++;
+    else if (/<skipped\b/.test(body)) skipped++;
   }
-  return { tests, failures: failuresCount };
+  return { tests, failures: failuresCount, skipped };
 }
 
 const tools = await setupTools();
@@ -70,7 +72,7 @@ try {
   // No report means the runner itself failed before writing it.
 }
 const counted = countJUnit(report);
-passed += counted.tests - counted.failures;
+passed += counted.tests - counted.failures - counted.skipped;
 failed += counted.failures;
 if (counted.failures > 0) failures.push(`${counted.failures} test case(s)`);
 if (!testsOk && counted.failures === 0) {
@@ -80,5 +82,6 @@ if (!testsOk && counted.failures === 0) {
 }
 
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(", ")}`);
-console.log(`\n${passed} passed, ${failed} failed`);
+const skipped = counted.skipped > 0 ? `, ${counted.skipped} skipped` : "";
+console.log(`\n${passed} passed, ${failed} failed${skipped}`);
 Deno.exit(failed === 0 ? 0 : 1);

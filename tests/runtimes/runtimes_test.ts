@@ -12,8 +12,8 @@ import * as sourceClient from "../../client.ts";
 import * as sourceJose from "../../jose.ts";
 import * as sourceTesting from "../../testing.ts";
 import { HttpClient } from "../support/http_client.ts";
-import { stageApp } from "../support/npm_package.ts";
-import { type Runtime, type RunningServer, startServer } from "../support/server.ts";
+import { stageApp, type StagedApp } from "../support/npm_package.ts";
+import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
 import { missingTool } from "../support/tools.ts";
 
 /** Where a runtime's server comes from. */
@@ -42,17 +42,21 @@ const SOURCE_EXPORTS: Record<string, string[]> = {
   "./testing": Object.keys(sourceTesting).sort(),
 };
 
+/** The server, with stopping extended to delete its staged app too. */
+function removingApp(server: RunningServer, app: StagedApp): RunningServer {
+  async function stop(): Promise<void> {
+    await server.stop();
+    await app.remove();
+  }
+  return { ...server, stop, [Symbol.asyncDispose]: stop };
+}
+
 /** Starts the target's server; disposing stops it and deletes the staged app. */
 async function launch(target: Target): Promise<RunningServer> {
   if (target.app === undefined) return await startServer(target.runtime, target.entry);
   const app = await stageApp(target.app);
   try {
-    const server = await startServer(target.runtime, target.entry, { cwd: app.dir });
-    async function stop(): Promise<void> {
-      await server.stop();
-      await app.remove();
-    }
-    return { ...server, stop, [Symbol.asyncDispose]: stop };
+    return removingApp(await startServer(target.runtime, target.entry, { cwd: app.dir }), app);
   } catch (error) {
     await app.remove();
     throw error;
