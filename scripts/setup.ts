@@ -27,7 +27,8 @@ export interface SetupOptions {
 const ROOT = new URL("../", import.meta.url);
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 // Bounds every external command so that a hung install cannot stall the test run.
-const APT_TIMEOUT_MS = 6 * 60_000;
+const APT_UPDATE_TIMEOUT_MS = 90_000;
+const APT_INSTALL_TIMEOUT_MS = 4 * 60_000;
 const NPM_TIMEOUT_MS = 3 * 60_000;
 const PROBE_TIMEOUT_MS = 20_000;
 
@@ -174,7 +175,7 @@ async function setupChromium(log: (line: string) => void): Promise<string | null
     // Waits for another apt run (e.g. a parallel setup) instead of failing on its lock.
     const lock = ["-o", "DPkg::Lock::Timeout=180"];
     const update = await runQuiet("apt-get", [...lock, "update", "-qq"], {
-      timeoutMs: APT_TIMEOUT_MS,
+      timeoutMs: APT_UPDATE_TIMEOUT_MS,
       env,
     });
     if (!update.ok) {
@@ -187,7 +188,7 @@ async function setupChromium(log: (line: string) => void): Promise<string | null
       "-qq",
       "--no-install-recommends",
       "chromium",
-    ], { timeoutMs: APT_TIMEOUT_MS, env });
+    ], { timeoutMs: APT_INSTALL_TIMEOUT_MS, env });
     if (!install.ok) {
       log(`chromium: not available (apt-get install failed: ${lastLines(install.stderr)})`);
       return null;
@@ -239,14 +240,14 @@ export async function setupTools(options: SetupOptions = {}): Promise<Tools> {
   const toolsDir = options.toolsDir ?? decodeURIComponent(new URL(".tools", ROOT).pathname);
   const log = options.log ?? console.log;
   const started = performance.now();
-  const lines: string[] = [];
-  const collect = (line: string) => lines.push(line);
+  // Lines are buffered per tool so that the concurrent setups print in a fixed order.
+  const lines: string[][] = [[], [], []];
   const [bun, chromium, node] = await Promise.all([
-    setupBun(toolsDir, collect),
-    setupChromium(collect),
-    setupNode(collect),
+    setupBun(toolsDir, (line) => lines[0].push(line)),
+    setupChromium((line) => lines[1].push(line)),
+    setupNode((line) => lines[2].push(line)),
   ]);
-  for (const line of lines) log(line);
+  for (const line of lines.flat()) log(line);
   log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const env: Record<string, string> = {};
   if (bun !== null) env.BUN_BIN = bun;
