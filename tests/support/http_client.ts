@@ -54,11 +54,22 @@ export class HttpClient {
   /** Cookies received so far; shared by every request of this client. */
   readonly jar: CookieJar;
   #headers: Record<string, string>;
+  #send: (request: Request) => Promise<Response>;
 
-  /** `headers` are sent with every request unless the request sets them itself. */
-  constructor(options: { jar?: CookieJar; headers?: Record<string, string> } = {}) {
+  /**
+   * `headers` are sent with every request unless the request sets them itself;
+   * `fetch` replaces the network, e.g. to answer an in-memory provider's host.
+   */
+  constructor(
+    options: {
+      jar?: CookieJar;
+      headers?: Record<string, string>;
+      fetch?: (request: Request) => Promise<Response>;
+    } = {},
+  ) {
     this.jar = options.jar ?? new CookieJar();
     this.#headers = options.headers ?? {};
+    this.#send = options.fetch ?? ((request) => fetch(request));
   }
 
   /** One request, never following redirects; cookies are sent and stored. */
@@ -67,7 +78,7 @@ export class HttpClient {
     for (const [name, value] of new Headers(init.headers)) headers.set(name, value);
     const cookie = this.jar.header(url);
     if (cookie !== "" && !headers.has("cookie")) headers.set("cookie", cookie);
-    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    const response = await this.#send(new Request(url, { ...init, headers, redirect: "manual" }));
     this.jar.store(response, url);
     return response;
   }

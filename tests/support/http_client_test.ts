@@ -89,3 +89,18 @@ Deno.test("default headers are sent unless the request overrides them", async ()
     assert.equal(await second.text(), "http://other.test");
   });
 });
+
+Deno.test("a custom fetch answers hosts that are not on the network", async () => {
+  await withServer(() => redirect("http://provider.localhost/authorize"), async (origin) => {
+    function routed(request: Request): Promise<Response> {
+      if (new URL(request.url).host === "provider.localhost") {
+        return Promise.resolve(new Response(`provider saw ${request.method}`));
+      }
+      return fetch(request);
+    }
+    const client = new HttpClient({ fetch: routed });
+    const { response, url } = await client.follow(`${origin}/signin`);
+    assert.equal(await response.text(), "provider saw GET");
+    assert.equal(url, "http://provider.localhost/authorize");
+  });
+});
