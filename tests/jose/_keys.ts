@@ -65,15 +65,25 @@ export function jwsKeyParams(
   }
 }
 
-/** A fresh signing key: the same key twice for HMAC, else the two halves of a pair. */
-export async function jwsKeys(alg: JWSAlgorithm): Promise<{ sign: CryptoKey; verify: CryptoKey }> {
+const jwsCache = new Map<JWSAlgorithm, Promise<{ sign: CryptoKey; verify: CryptoKey }>>();
+
+/** A signing key (made once per algorithm): the same key twice for HMAC, else a pair's halves. */
+export function jwsKeys(alg: JWSAlgorithm): Promise<{ sign: CryptoKey; verify: CryptoKey }> {
+  let keys = jwsCache.get(alg);
+  if (!keys) jwsCache.set(alg, keys = makeJwsKeys(alg));
+  return keys;
+}
+
+async function makeJwsKeys(alg: JWSAlgorithm): Promise<{ sign: CryptoKey; verify: CryptoKey }> {
   const made = await crypto.subtle.generateKey(jwsKeyParams(alg), false, ["sign", "verify"]);
   return "privateKey" in made
     ? { sign: made.privateKey, verify: made.publicKey }
     : { sign: made, verify: made };
 }
 
-/** A fresh key for a JWE algorithm: `dir` gets bytes so that every `enc` can use it. */
+let rsaOaep: Promise<CryptoKeyPair> | undefined;
+
+/** A key for a JWE algorithm (one RSA pair is reused): `dir` gets bytes so that every `enc` can use it. */
 export async function jweKeys(
   alg: JWEAlgorithm,
   cekBytes: number,
@@ -95,11 +105,11 @@ export async function jweKeys(
       return { encrypt: key, decrypt: key };
     }
     case "RSA-OAEP-256": {
-      const pair = await crypto.subtle.generateKey(
+      const pair = await (rsaOaep ??= crypto.subtle.generateKey(
         { name: "RSA-OAEP", hash: "SHA-256", ...RSA },
         false,
         ["encrypt", "decrypt"],
-      );
+      ));
       return { encrypt: pair.publicKey, decrypt: pair.privateKey };
     }
     default: {

@@ -1,0 +1,232 @@
+/**
+ * Interoperability with `npm:jose@6`, both ways, for every supported algorithm
+ * and for each mode of `createJose`.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- dev-only oracle; deno.json has no import map.
+import * as jose from "npm:jose@6";
+import {
+  createJose,
+  decryptCompactJWE,
+  encryptCompactJWE,
+  type JWEAlgorithm,
+  signCompactJWS,
+  verifyCompactJWS,
+} from "../../jose.ts";
+import {
+  CONTENT,
+  JWE_ALGORITHMS,
+  JWE_ENCRYPTIONS,
+  JWS_ALGORITHMS,
+} from "../../src/jose/algorithms.ts";
+import { jweKeys, jwsKeys } from "./_keys.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const PAYLOAD = encoder.encode('{"hello":"world","n":1}');
+
+for (const alg of JWS_ALGORITHMS) {
+  Deno.test(`JWS ${alg}: our token verifies with jose`, async () => {
+    const keys = await jwsKeys(alg);
+    const token = await signCompactJWS(PAYLOAD, keys.sign, { alg, typ: "JWT" });
+    const result = await jose.compactVerify(token, keys.verify, { algorithms: [alg] });
+    assert.deepEqual(result.payload, PAYLOAD);
+    assert.equal(result.protectedHeader.typ, "JWT");
+  });
+
+  Deno.test(`JWS ${alg}: jose's token verifies here`, async () => {
+    const keys = await jwsKeys(alg);
+    const token = await new jose.CompactSign(PAYLOAD)
+      .setProtectedHeader({ alg, typ: "JWT" })
+      .sign(keys.sign);
+    const { payload, header } = await verifyCompactJWS(token, keys.verify, { typ: "JWT" });
+    assert.deepEqual(payload, PAYLOAD);
+    assert.equal(header.alg, alg);
+  });
+}
+
+function decryptOptions(alg: JWEAlgorithm) {
+  return alg === "dir" ? { algorithms: [alg] } : {};
+}
+
+for (const alg of JWE_ALGORITHMS) {
+  for (const enc of JWE_ENCRYPTIONS) {
+    Deno.test(`JWE ${alg} + ${enc}: our token decrypts with jose`, async () => {
+      const keys = await jweKeys(alg, CONTENT[enc].keyBytes);
+      const token = await encryptCompactJWE(PAYLOAD, keys.encrypt, { alg, enc, cty: "json" });
+      const result = await jose.compactDecrypt(token, keys.decrypt);
+      assert.deepEqual(result.plaintext, PAYLOAD);
+      assert.equal(result.protectedHeader.enc, enc);
+    });
+
+    Deno.test(`JWE ${alg} + ${enc}: jose's token decrypts here`, async () => {
+      const keys = await jweKeys(alg, CONTENT[enc].keyBytes);
+      const token = await new jose.CompactEncrypt(PAYLOAD)
+        .setProtectedHeader({ alg, enc })
+        .encrypt(keys.encrypt);
+      const { plaintext, header } = await decryptCompactJWE(
+        token,
+        keys.decrypt,
+        decryptOptions(alg),
+      );
+      assert.deepEqual(plaintext, PAYLOAD);
+      assert.equal(header.alg, alg);
+    });
+  }
+}
+
+async function sealedSecret() {
+  const sign = await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  const encrypt = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
+  return { sign, encrypt };
+}
+
+Deno.test("sealed mode: our token opens with jose (compactDecrypt, then jwtVerify)", async () => {
+  const secret = await sealedSecret();
+  const token = await createJose(secret).encodeJWT({ sub: "user-1" });
+  const outer = await jose.compactDecrypt(token, secret.encrypt);
+  assert.deepEqual(outer.protectedHeader, { alg: "dir", enc: "A256GCM", cty: "JWT", typ: "JWT" });
+  const inner = await jose.jwtVerify(decoder.decode(outer.plaintext), secret.sign, {
+    typ: "JWT",
+    algorithms: ["HS256"],
+  });
+  assert.equal(inner.payload.sub, "user-1");
+});
+
+Deno.test("sealed mode: jose's nested token opens here", async () => {
+  const secret = await sealedSecret();
+  const inner = await new jose.SignJWT({ sub: "user-2" })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(secret.sign);
+  const token = await new jose.CompactEncrypt(encoder.encode(inner))
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM", cty: "JWT", typ: "JWT" })
+    .encrypt(secret.encrypt);
+  const claims = await createJose(secret).decodeJWT(token);
+  assert.equal(claims.sub, "user-2");
+});
+
+Deno.test("signed mode with an RS256 pair: tokens go both ways", async () => {
+  const keys = await jwsKeys("RS256");
+  const pair = { privateKey: keys.sign, publicKey: keys.verify };
+  const ours = createJose(pair, { mode: "signed" });
+  const verified = await jose.jwtVerify(await ours.encodeJWT({ sub: "a" }), keys.verify, {
+    typ: "JWT",
+    algorithms: ["RS256"],
+  });
+  assert.equal(verified.payload.sub, "a");
+  const theirs = await new jose.SignJWT({ sub: "b" })
+    .setProtectedHeader({ alg: "RS256", typ: "JWT" })
+    .setExpirationTime("1h")
+    .sign(keys.sign);
+  assert.equal((await ours.decodeJWT(theirs)).sub, "b");
+});
+
+Deno.test("encrypted mode with an ECDH pair: tokens go both ways", async () => {
+  const pair = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, false, [
+    "deriveBits",
+  ]);
+  const ours = createJose(pair, { mode: "encrypted" });
+  const decrypted = await jose.jwtDecrypt(await ours.encodeJWT({ sub: "a" }), pair.privateKey, {
+    typ: "JWT",
+    keyManagementAlgorithms: ["ECDH-ES+A256KW"],
+  });
+  assert.equal(decrypted.payload.sub, "a");
+  const theirs = await new jose.EncryptJWT({ sub: "b" })
+    .setProtectedHeader({ alg: "ECDH-ES+A256KW", enc: "A256GCM", typ: "JWT" })
+    .setExpirationTime("1h")
+    .encrypt(pair.publicKey);
+  assert.equal((await ours.decodeJWT(theirs)).sub, "b");
+});
+
+/** The keys `createJose` derives, rebuilt from the documented HKDF construction. */
+async function documentedKeys(secret: string, purpose: string, salt?: string) {
+  const ikm = encoder.encode(secret);
+  const saltBytes = salt === undefined
+    ? new Uint8Array(await crypto.subtle.digest("SHA-256", ikm))
+    : encoder.encode(salt);
+  const base = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"]);
+  const bits = (use: string) =>
+    crypto.subtle.deriveBits(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: saltBytes,
+        info: encoder.encode(`@service-stack/auth ${purpose} ${use}`),
+      },
+      base,
+      256,
+    );
+  return {
+    sign: await crypto.subtle.importKey(
+      "raw",
+      await bits("signing"),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    ),
+    encrypt: await crypto.subtle.importKey("raw", await bits("encryption"), "AES-GCM", false, [
+      "encrypt",
+      "decrypt",
+    ]),
+  };
+}
+
+const SECRET = "an-example-secret-that-is-long-enough-to-use";
+
+Deno.test("a string secret derives the documented HKDF keys (jose opens the sealed token)", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const token = await createJose(SECRET).encodeJWT({ sub: "derived" });
+  const outer = await jose.compactDecrypt(token, keys.encrypt);
+  const inner = await jose.jwtVerify(decoder.decode(outer.plaintext), keys.sign, { typ: "JWT" });
+  assert.equal(inner.payload.sub, "derived");
+});
+
+Deno.test("the salt option replaces SHA-256(secret) as the HKDF salt", async () => {
+  const keys = await documentedKeys(SECRET, "csrf", "pepper");
+  const token = await createJose(SECRET, { purpose: "csrf", salt: "pepper", mode: "signed" })
+    .encodeJWT({ sub: "salted" });
+  const verified = await jose.jwtVerify(token, keys.sign, { typ: "csrf+jwt" });
+  assert.equal(verified.payload.sub, "salted");
+});
+
+Deno.test("a token jose seals with the derived keys opens with createJose", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const inner = await new jose.SignJWT({ sub: "from-jose" })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setExpirationTime("1h")
+    .sign(keys.sign);
+  const token = await new jose.CompactEncrypt(encoder.encode(inner))
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM", cty: "JWT", typ: "JWT" })
+    .encrypt(keys.encrypt);
+  assert.equal((await createJose(SECRET).decodeJWT(token)).sub, "from-jose");
+});
+
+Deno.test("encrypted mode with a string secret: jose decrypts the JWT with the derived key", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const token = await createJose(SECRET, { mode: "encrypted" }).encodeJWT({ sub: "e" });
+  const decrypted = await jose.jwtDecrypt(token, keys.encrypt, { typ: "JWT" });
+  assert.equal(decrypted.payload.sub, "e");
+});
+
+Deno.test("encryptJWE output decrypts with jose, and jose's JWE with decryptJWE", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const ours = createJose(SECRET);
+  const token = await ours.encryptJWE("plain text", { cty: "text/plain" });
+  const result = await jose.compactDecrypt(token, keys.encrypt);
+  assert.equal(decoder.decode(result.plaintext), "plain text");
+  const theirs = await new jose.CompactEncrypt(encoder.encode("from jose"))
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM", typ: "JWT" })
+    .encrypt(keys.encrypt);
+  assert.equal(await ours.decryptJWE(theirs), "from jose");
+});
