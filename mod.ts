@@ -27,7 +27,11 @@ export type {
   CookieOverride,
   CookieStrategy,
 } from "./src/cookies.ts";
-export type { StandardSchemaV1 } from "./src/standard_schema.ts";
+export type {
+  StandardSchemaIssue,
+  StandardSchemaResult,
+  StandardSchemaV1,
+} from "./src/standard_schema.ts";
 export type {
   AccessTokenErrorCode,
   AuthorizationErrorCode,
