@@ -249,6 +249,44 @@ export async function createContentKey(
   }
 }
 
+/** Field prime and `b` of the NIST curves (a = -3), for the on-curve check. */
+const CURVES: Record<string, { p: bigint; b: bigint; bytes: number }> = {
+  "P-256": {
+    p: 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n,
+    b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn,
+    bytes: 32,
+  },
+  "P-384": {
+    p: 2n ** 384n - 2n ** 128n - 2n ** 96n + 2n ** 32n - 1n,
+    b: 0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aefn,
+    bytes: 48,
+  },
+  "P-521": {
+    p: 2n ** 521n - 1n,
+    b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
+    bytes: 66,
+  },
+};
+
+function toBigInt(bytes: Uint8Array): bigint {
+  let hex = "0x0";
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  return BigInt(hex);
+}
+
+/** Whether (x, y) is a point of the curve: y^2 = x^3 - 3x + b (mod p). */
+export function isOnCurve(curve: string, x: Uint8Array, y: Uint8Array): boolean {
+  const spec = CURVES[curve];
+  if (!spec || x.length !== spec.bytes || y.length !== spec.bytes) return false;
+  const { p, b } = spec;
+  const X = toBigInt(x);
+  const Y = toBigInt(y);
+  if (X >= p || Y >= p) return false;
+  const left = (Y * Y) % p;
+  const right = ((((X * X) % p) * X - 3n * X + b) % p + p) % p;
+  return left === right;
+}
+
 async function importEpk(value: unknown, key: CryptoKey): Promise<CryptoKey> {
   const namedCurve = (key.algorithm as EcKeyAlgorithm).namedCurve;
   const epk = value as Partial<EphemeralPublicKey> | null;
@@ -261,8 +299,11 @@ async function importEpk(value: unknown, key: CryptoKey): Promise<CryptoKey> {
       `The header epk is not an EC public key on ${namedCurve}; expected { kty, crv, x, y }.`,
     );
   }
+  // Checked here because some runtimes import points that are off the curve (invalid-curve attacks).
+  if (!isOnCurve(namedCurve, decode(epk.x), decode(epk.y))) {
+    fail("ERR_JOSE_INVALID", `The header epk is not a point on ${namedCurve}; expected one.`);
+  }
   try {
-    // Importing validates that the point is on the curve (invalid-curve attacks).
     return await subtle.importKey(
       "jwk",
       { kty: "EC", crv: namedCurve, x: epk.x, y: epk.y },

@@ -121,6 +121,41 @@ export async function jweKeys(
   }
 }
 
+const encoder = new TextEncoder();
+
+/** The keys `createJose` derives, rebuilt from the documented HKDF construction. */
+export async function documentedKeys(secret: string, purpose: string, salt?: string) {
+  const ikm = encoder.encode(secret);
+  const saltBytes = salt === undefined
+    ? new Uint8Array(await crypto.subtle.digest("SHA-256", ikm))
+    : encoder.encode(salt);
+  const base = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"]);
+  const bits = (use: string) =>
+    crypto.subtle.deriveBits(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: saltBytes,
+        info: encoder.encode(`@service-stack/auth ${purpose} ${use}`),
+      },
+      base,
+      256,
+    );
+  return {
+    sign: await crypto.subtle.importKey(
+      "raw",
+      await bits("signing"),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    ),
+    encrypt: await crypto.subtle.importKey("raw", await bits("encryption"), "AES-GCM", false, [
+      "encrypt",
+      "decrypt",
+    ]),
+  };
+}
+
 /** Runs `fn` and returns the error it rejects with (fails when it resolves). */
 export async function rejection(fn: () => Promise<unknown>): Promise<Error & { code?: string }> {
   try {

@@ -22,7 +22,7 @@ import {
   JWE_ENCRYPTIONS,
   JWS_ALGORITHMS,
 } from "../../src/jose/algorithms.ts";
-import { jweKeys, jwsKeys } from "./_keys.ts";
+import { documentedKeys, jweKeys, jwsKeys } from "./_keys.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -148,39 +148,6 @@ Deno.test("encrypted mode with an ECDH pair: tokens go both ways", async () => {
     .encrypt(pair.publicKey);
   assert.equal((await ours.decodeJWT(theirs)).sub, "b");
 });
-
-/** The keys `createJose` derives, rebuilt from the documented HKDF construction. */
-async function documentedKeys(secret: string, purpose: string, salt?: string) {
-  const ikm = encoder.encode(secret);
-  const saltBytes = salt === undefined
-    ? new Uint8Array(await crypto.subtle.digest("SHA-256", ikm))
-    : encoder.encode(salt);
-  const base = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"]);
-  const bits = (use: string) =>
-    crypto.subtle.deriveBits(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: saltBytes,
-        info: encoder.encode(`@service-stack/auth ${purpose} ${use}`),
-      },
-      base,
-      256,
-    );
-  return {
-    sign: await crypto.subtle.importKey(
-      "raw",
-      await bits("signing"),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    ),
-    encrypt: await crypto.subtle.importKey("raw", await bits("encryption"), "AES-GCM", false, [
-      "encrypt",
-      "decrypt",
-    ]),
-  };
-}
 
 const SECRET = "an-example-secret-that-is-long-enough-to-use";
 
