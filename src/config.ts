@@ -257,6 +257,16 @@ export function buildContext(config: AuthConfig): AuthContext {
   ) {
     fail("logger must be a boolean or an object like { appName, level, log }.");
   }
+  if (isRecord(config.logger)) {
+    const { appName, level, log } = config.logger as Record<string, unknown>;
+    if (appName !== undefined && typeof appName !== "string") {
+      fail("logger.appName must be a string.");
+    }
+    if (level !== undefined && (typeof level !== "string" || parseLogLevel(level) !== level)) {
+      fail('logger.level must be "debug", "info", "warn" or "error".');
+    }
+    optionalFunction(log, "logger.log");
+  }
 
   let jars: AuthContext["jars"];
   try {
@@ -268,19 +278,25 @@ export function buildContext(config: AuthConfig): AuthContext {
   const clock = config.clock ?? Date.now;
   const fetchFn = config.fetch ?? ((input, init) => fetch(input, init));
   const joseOptions = { salt, maxAge, clock };
-  const sessionJose = createJose(secret, { ...joseOptions, mode, purpose: "session" });
-  const csrfJose = createJose(secret, {
-    ...joseOptions,
-    mode: "signed",
-    purpose: "csrf",
-    maxAge: CSRF_MAX_AGE,
-  });
-  const flowJose = createJose(secret, {
-    ...joseOptions,
-    mode: flowMode(secret, mode),
-    purpose: "oauth-flow",
-    maxAge: FLOW_MAX_AGE,
-  });
+  let sessionJose: Jose, csrfJose: Jose, flowJose: Jose;
+  try {
+    sessionJose = createJose(secret, { ...joseOptions, mode, purpose: "session" });
+    csrfJose = createJose(secret, {
+      ...joseOptions,
+      mode: "signed",
+      purpose: "csrf",
+      maxAge: CSRF_MAX_AGE,
+    });
+    flowJose = createJose(secret, {
+      ...joseOptions,
+      mode: flowMode(secret, mode),
+      purpose: "oauth-flow",
+      maxAge: FLOW_MAX_AGE,
+    });
+  } catch (error) {
+    // A short or unusable secret is a config error like any other: TypeError, naming the option.
+    fail(`invalid secret: ${error instanceof Error ? error.message : "unusable key"}`);
+  }
 
   if (!Array.isArray(config.oauth)) {
     fail("oauth must be an array of provider ids or provider objects (it may be empty).");
