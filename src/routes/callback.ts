@@ -65,6 +65,14 @@ export async function callbackRoute(
     );
   }
   try {
+    if (!timingSafeEqual(param(state, "state"), flow.state)) {
+      throw new AuthError("invalid_request", "The state parameter does not match this sign-in.");
+    }
+    const iss = singleParam(state.url, "iss");
+    if (iss !== null && provider.issuer !== undefined && iss !== provider.issuer) {
+      throw new AuthError("invalid_request", "The iss parameter does not match the provider.");
+    }
+    // Error responses count only once state and iss prove they answer this flow.
     const providerError = singleParam(state.url, "error");
     if (providerError !== null) {
       const code = isErrorType(providerError) && AUTHORIZATION_ERRORS.has(providerError)
@@ -76,13 +84,6 @@ export async function callbackRoute(
           ? "The provider denied the sign-in."
           : "The provider refused the sign-in.",
       );
-    }
-    if (!timingSafeEqual(param(state, "state"), flow.state)) {
-      throw new AuthError("invalid_request", "The state parameter does not match this sign-in.");
-    }
-    const iss = singleParam(state.url, "iss");
-    if (iss !== null && provider.issuer !== undefined && iss !== provider.issuer) {
-      throw new AuthError("invalid_request", "The iss parameter does not match the provider.");
     }
     const code = param(state, "code");
     const fetchFn = timedFetch(ctx.fetch);
