@@ -38,6 +38,7 @@ export async function getSessionRoute(
     const renewed = await issueSession(ctx, state, userFromPayload(payload), {
       jti: payload.jti,
       authTime: payload.auth_time,
+      exp: payload.exp,
     });
     ctx.sessionCache.delete(current.token);
     parts.cookies.push(...renewed.cookies);
