@@ -69,7 +69,8 @@ export async function verifySessionToken(
 }
 
 function withinCap(ctx: AuthContext, payload: SessionPayload, now: number): SessionPayload | null {
-  return now < payload.auth_time + ctx.maxAge ? payload : null;
+  // Our own exp is exact: the JOSE clock tolerance must not keep a session past its `expires`.
+  return now < payload.auth_time + ctx.maxAge && now < payload.exp ? payload : null;
 }
 
 /** Reads the request's session cookie (joining chunks); `null` when absent or invalid. */
