@@ -4,11 +4,13 @@
  * @module
  */
 
+import { readProviderText } from "../provider_fetch.ts";
+
 /**
  * Fetches `url` with the access token as a Bearer credential and returns the
  * parsed JSON body, or `undefined` when the call fails in any way (network
- * error, timeout, non-2xx status, non-JSON body): the caller then leaves the
- * field out rather than failing the sign-in.
+ * error, timeout, non-2xx status, a body over the size limit, non-JSON body):
+ * the caller then leaves the field out rather than failing the sign-in.
  *
  * @example
  * ```ts
@@ -40,7 +42,8 @@ export async function fetchJSON(
     return undefined;
   }
   try {
-    return await response.json();
+    // Same size limit as the token and user-info responses.
+    return JSON.parse(await readProviderText(response, "second"));
   } catch {
     return undefined;
   }
