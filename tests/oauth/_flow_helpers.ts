@@ -231,6 +231,7 @@ export interface FakeSetup {
 
 export function setupFake(
   endpoints: { token?: Endpoint; userInfo?: Endpoint; extra?: Record<string, Endpoint> } = {},
+  overrides: Partial<AuthConfig> = {},
 ): FakeSetup {
   const scripted = scriptedFetch({
     [FAKE.accessToken]: endpoints.token ??
@@ -243,7 +244,8 @@ export function setupFake(
     secret: SECRET,
     logger: false,
     fetch: scripted.fetch,
-  });
+    ...overrides,
+  } as AuthConfig);
   return { auth, browser: new Browser(auth.handlers.ALL), calls: scripted.calls };
 }
 
