@@ -1,7 +1,9 @@
 /**
- * The same HTTP behaviour on Deno, Bun and Node: each runtime's server is
- * started as a subprocess and exercised over loopback. Bun and Node run the
- * npm build of the package from a staged app folder, as npm users would.
+ * The three examples, each started as a real server on loopback and driven
+ * through the demo's flows: Deno runs `examples/deno/main.ts` from the
+ * repository; Bun and Node run `examples/bun/server.ts` and
+ * `examples/node/server.mjs` from a staged copy of `examples/` where
+ * `@service-stack/auth` is the npm build, as JSR serves it to npm users.
  *
  * @module
  */
@@ -13,8 +15,15 @@ import * as sourceJose from "../../jose.ts";
 import * as sourceTesting from "../../testing.ts";
 import { HttpClient } from "../support/http_client.ts";
 import { stageApp, type StagedApp } from "../support/npm_package.ts";
-import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
+import {
+  REPO_ROOT,
+  type RunningServer,
+  type Runtime,
+  runtimeCommand,
+  startServer,
+} from "../support/server.ts";
 import { missingTool } from "../support/tools.ts";
+import { currentSession, demoPassword, mutate, signInWithMock } from "./_demo_flow.ts";
 
 /** Where a runtime's server comes from. */
 interface Target {
@@ -25,22 +34,13 @@ interface Target {
   entry: string;
 }
 
-// TEMPORARY stand-ins. Once the examples land, replace with:
-//   { runtime: "deno", entry: "examples/deno/main.ts" },
-//   { runtime: "bun", app: "examples/bun", entry: "server.ts" },
-//   { runtime: "node", app: "examples/node", entry: "server.mjs" },
 const TARGETS: Target[] = [
-  { runtime: "deno", entry: "tests/runtimes/fixtures/standin_deno.ts" },
-  { runtime: "bun", app: "tests/runtimes/fixtures", entry: "standin_bun.ts" },
-  { runtime: "node", app: "tests/runtimes/fixtures", entry: "standin_node.mjs" },
+  { runtime: "deno", entry: "examples/deno/main.ts" },
+  { runtime: "bun", app: "examples", entry: "bun/server.ts" },
+  { runtime: "node", app: "examples", entry: "node/server.mjs" },
 ];
 
-const SOURCE_EXPORTS: Record<string, string[]> = {
-  ".": Object.keys(sourceMain).sort(),
-  "./client": Object.keys(sourceClient).sort(),
-  "./jose": Object.keys(sourceJose).sort(),
-  "./testing": Object.keys(sourceTesting).sort(),
-};
+const RUNTIME_LABELS: Record<Runtime, string> = { deno: "Deno", bun: "Bun", node: "Node" };
 
 /** The server, with stopping extended to delete its staged app too. */
 function removingApp(server: RunningServer, app: StagedApp): RunningServer {
@@ -53,92 +53,197 @@ function removingApp(server: RunningServer, app: StagedApp): RunningServer {
 
 /** Starts the target's server; disposing stops it and deletes the staged app. */
 async function launch(target: Target): Promise<RunningServer> {
-  if (target.app === undefined) return await startServer(target.runtime, target.entry);
+  // A secret from the developer's shell must not leak into the test servers.
+  const env = { AUTH_SECRET: "", SERVICE_AUTH_SECRET: "", SERVICE_SECRET: "", SECRET: "" };
+  if (target.app === undefined) return await startServer(target.runtime, target.entry, { env });
   const app = await stageApp(target.app);
   try {
-    return removingApp(await startServer(target.runtime, target.entry, { cwd: app.dir }), app);
+    return removingApp(
+      await startServer(target.runtime, target.entry, { cwd: app.dir, env }),
+      app,
+    );
   } catch (error) {
     await app.remove();
     throw error;
   }
 }
 
+const STATIC_IMPORT = /^(?:import|export)\b(?:[^;"']*?\bfrom)?\s*["'](\.{1,2}\/[^"']+)["']/gm;
+
 for (const target of TARGETS) {
   const name = target.runtime;
   const ignore = name !== "deno" && missingTool(name);
 
   Deno.test({
-    name: `${name}: serves the HTML page on GET /`,
+    name: `${name}: serves the demo page, its script and the whole browser client`,
     ignore,
     async fn() {
       await using server = await launch(target);
-      const response = await fetch(`${server.url}/`);
-      const body = await response.text();
-      assert.equal(response.status, 200);
-      assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
-      assert.match(body, /<button id="ping"/);
+      const page = await fetch(`${server.url}/`);
+      const html = await page.text();
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+      assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self' 'sha256-/);
+      assert.match(html, new RegExp(`Running on <strong id="runtime">${RUNTIME_LABELS[name]} `));
+      assert.match(html, /"@service-stack\/auth\/client": "\/client\/client\.js"/);
+      for (const path of ["/app.js", "/app.css"]) {
+        const response = await fetch(`${server.url}${path}`);
+        await response.body?.cancel();
+        assert.equal(response.status, 200, path);
+      }
+      // Every module the browser would load, from the client's entry on.
+      const seen = new Set<string>();
+      const pending = [`${server.url}/client/client.js`];
+      while (pending.length > 0) {
+        const url = pending.pop()!;
+        if (seen.has(url)) continue;
+        seen.add(url);
+        const response = await fetch(url);
+        const source = await response.text();
+        assert.equal(response.status, 200, url);
+        assert.match(response.headers.get("content-type") ?? "", /^text\/javascript/, url);
+        for (const match of source.matchAll(STATIC_IMPORT)) {
+          pending.push(new URL(match[1], url).href);
+        }
+      }
+      assert.match(
+        await (await fetch(`${server.url}/client/client.js`)).text(),
+        /createAuthClient/,
+      );
     },
   });
 
   Deno.test({
-    name: `${name}: runs on that runtime and exposes the same exports as the source`,
+    name:
+      `${name}: mock OAuth sign-in, session, name update, sign-out, credentials sign-in and sign-up`,
     ignore,
     async fn() {
       await using server = await launch(target);
-      const response = await fetch(`${server.url}/health`);
-      const health = await response.json();
-      assert.equal(health.runtime, name);
-      assert.deepEqual(health.exports, SOURCE_EXPORTS);
-    },
-  });
+      const origin = server.url;
+      const client = new HttpClient({ headers: { origin } });
 
-  Deno.test({
-    name: `${name}: passes a large POST body through unchanged`,
-    ignore,
-    async fn() {
-      await using server = await launch(target);
-      // Large enough to arrive in many chunks; non-ASCII to catch decoding at chunk edges.
-      const body = "é-".repeat(150_000);
-      const response = await fetch(`${server.url}/echo`, {
-        method: "POST",
-        headers: { "content-type": "text/plain; charset=utf-8" },
-        body,
+      // OAuth through the mock provider's consent page, back to the page.
+      const back = await signInWithMock(client, origin, { account: "mock-grace" });
+      assert.equal(back.response.status, 200);
+      assert.equal(back.url, `${origin}/`);
+      await back.response.body?.cancel();
+      const oauthSession = await currentSession(client, origin);
+      assert.ok(typeof oauthSession === "object");
+      assert.deepEqual(oauthSession.user, {
+        sub: "mock-grace",
+        name: "Grace Hopper",
+        email: "grace@example.com",
       });
-      const echo = await response.json();
-      assert.equal(echo.contentType, "text/plain; charset=utf-8");
-      assert.equal(echo.length, body.length);
-      assert.equal(echo.body, body);
+
+      // Update the name; the new session cookie carries it.
+      const updated = await mutate(client, `${origin}/auth/session`, {
+        method: "PATCH",
+        body: { user: { name: "Grace B. Hopper" } },
+      });
+      assert.equal(updated.status, 200);
+      assert.equal((await updated.json()).user.name, "Grace B. Hopper");
+      const afterUpdate = await currentSession(client, origin);
+      assert.ok(typeof afterUpdate === "object");
+      assert.equal(afterUpdate.user.name, "Grace B. Hopper");
+
+      // Sign out.
+      const signedOut = await mutate(client, `${origin}/auth/signOut`);
+      assert.equal(signedOut.status, 200);
+      assert.deepEqual(await signedOut.json(), { ok: true });
+      assert.equal(await currentSession(client, origin), 401);
+
+      // Username and password: the demo user from the console.
+      const password = demoPassword(server.output());
+      const wrong = await mutate(client, `${origin}/auth/signIn/credentials`, {
+        body: { username: "demo", password: `${password}x` },
+      });
+      assert.equal(wrong.status, 401);
+      assert.equal((await wrong.json()).error, "access_denied");
+      const signedIn = await mutate(client, `${origin}/auth/signIn/credentials`, {
+        body: { username: "demo", password },
+      });
+      assert.equal(signedIn.status, 200);
+      assert.deepEqual((await signedIn.json()).user, { sub: "user-demo", name: "Demo User" });
+      // Each cookie arrives as its own Set-Cookie line, Expires dates (with commas) intact.
+      const cookies = signedIn.headers.getSetCookie();
+      assert.ok(cookies.some((line) => line.startsWith("service-stack.session_token=")));
+      assert.ok(cookies.some((line) => line.startsWith("service-stack.csrf_token=")));
+      for (const line of cookies) assert.match(line, /^[^=;, ]+=[^;,]*;.*\bExpires=\w{3}, \d\d /);
+      const credentialsSession = await currentSession(client, origin);
+      assert.ok(typeof credentialsSession === "object");
+      assert.equal(credentialsSession.user.sub, "user-demo");
+      assert.equal((await mutate(client, `${origin}/auth/signOut`)).status, 200);
+
+      // Sign up, then sign in again with the new account's password.
+      const signedUp = await mutate(client, `${origin}/auth/signUp`, {
+        body: { name: "Katherine Johnson", username: "katherine", password: "orbit-1962!" },
+      });
+      assert.equal(signedUp.status, 201);
+      const created = (await signedUp.json()).user;
+      assert.equal(created.name, "Katherine Johnson");
+      assert.equal((await mutate(client, `${origin}/auth/signOut`)).status, 200);
+      const again = await mutate(client, `${origin}/auth/signIn/credentials`, {
+        body: { username: "katherine", password: "orbit-1962!" },
+      });
+      assert.equal(again.status, 200);
+      assert.deepEqual((await again.json()).user, created);
     },
   });
 
   Deno.test({
-    name: `${name}: sends each Set-Cookie header separately`,
+    name: `${name}: answers HEAD with headers only and streams a large body to the limit check`,
     ignore,
     async fn() {
       await using server = await launch(target);
-      const client = new HttpClient();
-      const { response, hops } = await client.follow(`${server.url}/cookies/set`);
-      const shown = await response.json();
-      assert.deepEqual(hops.map((hop) => hop.status), [302, 200]);
-      assert.deepEqual(hops[0].setCookies, [
-        "first=1; Path=/; HttpOnly; SameSite=Lax",
-        "second=2; Path=/cookies",
-        "gone=; Path=/; Max-Age=0",
-      ]);
-      assert.equal(shown.cookie, "second=2; first=1");
+      const head = await fetch(`${server.url}/`, { method: "HEAD" });
+      assert.equal(head.status, 200);
+      assert.match(head.headers.get("content-type") ?? "", /^text\/html/);
+      assert.equal(await head.text(), "");
+      // 200 KiB of multi-byte text: read through the runtime's request stream, refused at 64 KiB.
+      const client = new HttpClient({ headers: { origin: server.url } });
+      const response = await mutate(client, `${server.url}/auth/signUp`, {
+        body: { name: "é".repeat(100_000), username: "big", password: "long-enough" },
+      });
+      assert.equal(response.status, 413);
+      assert.equal((await response.json()).error, "invalid_request");
     },
   });
 
+  if (name === "deno") continue;
+
   Deno.test({
-    name: `${name}: answers HEAD with headers and no body`,
+    name: `${name}: the npm build exposes the same exports as the source`,
     ignore,
     async fn() {
-      await using server = await launch(target);
-      const response = await fetch(`${server.url}/health`, { method: "HEAD" });
-      const body = await response.text();
-      assert.equal(response.status, 200);
-      assert.equal(response.headers.get("content-type"), "application/json");
-      assert.equal(body, "");
+      await using app = await stageApp("tests/runtimes/fixtures");
+      const command = runtimeCommand(name, "print_exports.mjs")!;
+      const { success, stdout, stderr } = await new Deno.Command(command.command, {
+        args: command.args,
+        cwd: app.dir,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.ok(success, new TextDecoder().decode(stderr));
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+        ".": Object.keys(sourceMain).sort(),
+        "./client": Object.keys(sourceClient).sort(),
+        "./jose": Object.keys(sourceJose).sort(),
+        "./testing": Object.keys(sourceTesting).sort(),
+      });
     },
   });
 }
+
+Deno.test("the runtime targets are the examples the README names", async () => {
+  for (const target of TARGETS) {
+    const path = target.app === undefined ? target.entry : `${target.app}/${target.entry}`;
+    assert.ok((await Deno.stat(`${REPO_ROOT}/${path}`)).isFile, path);
+  }
+  const readme = await Deno.readTextFile(`${REPO_ROOT}/README.md`);
+  for (
+    const path of ["examples/deno/main.ts", "examples/bun/server.ts", "examples/node/server.mjs"]
+  ) {
+    assert.ok(readme.includes(path), `README names ${path}`);
+  }
+});

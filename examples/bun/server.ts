@@ -1,0 +1,54 @@
+/**
+ * The demo on Bun: `Bun.serve` with the auth handlers mounted under `/auth/`
+ * and the shared demo app (page, browser client, mock OAuth provider)
+ * everywhere else.
+ *
+ * Run with `@service-stack/auth` installed (`bunx jsr add @service-stack/auth`):
+ * `bun examples/bun/server.ts`. `PORT` picks the port (default 8000, `0` for
+ * any free one); `AUTH_SECRET` the secret (else a random one is generated at
+ * startup).
+ *
+ * The browser client is served as the package ships it: `client.js` and the
+ * modules it imports, read once from the installed package, no build step.
+ *
+ * @module
+ */
+
+import { createAuth } from "@service-stack/auth";
+import { createDemo, portFromEnv, readPackageClientModules } from "../shared/demo.mjs";
+
+// The part of Bun's API used here, so that `deno check` accepts this file.
+declare const Bun: {
+  version: string;
+  env: Record<string, string | undefined>;
+  serve(options: {
+    port: number;
+    hostname: string;
+    fetch(request: Request): Response | Promise<Response>;
+  }): { port: number };
+};
+
+let handle: (request: Request) => Response | Promise<Response> = () =>
+  new Response("Starting, try again in a moment.", { status: 503 });
+
+const server = Bun.serve({
+  port: portFromEnv(Bun.env),
+  hostname: "127.0.0.1",
+  fetch: (request) => handle(request),
+});
+const origin = `http://127.0.0.1:${server.port}`;
+
+const demo = await createDemo({
+  origin,
+  env: Bun.env,
+  runtime: `Bun ${Bun.version}`,
+  clientModules: await readPackageClientModules(),
+});
+const auth = createAuth(demo.authConfig);
+
+handle = (request) => {
+  const { pathname } = new URL(request.url);
+  return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : demo.handle(request);
+};
+console.log(`listening on ${origin}`);
+console.log(`Open ${origin}/ in a browser.`);

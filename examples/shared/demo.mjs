@@ -1,0 +1,383 @@
+/**
+ * The demo app shared by the Deno, Bun and Node examples: the page, its
+ * script, the browser client's modules, an in-process mock OAuth provider
+ * under `/mock-oauth`, and the `createAuth` configuration (mock provider,
+ * username/password sign-in, sign-up into an in-memory user table).
+ *
+ * Each runtime's entry serves it and mounts `auth.handlers.ALL` under
+ * `/auth/` itself. Plain JavaScript with JSDoc types, so that Node runs it as
+ * it is and Deno and Bun type-check the entries that import it.
+ *
+ * @module
+ */
+
+import { readFile } from "node:fs/promises";
+import { AuthError, hashPassword, verifyPassword } from "@service-stack/auth";
+import { createMockProvider } from "@service-stack/auth/testing";
+
+/** The environment names `createAuth` reads the secret from, in its order. */
+const SECRET_NAMES = ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"];
+const DEMO_USERNAME = "demo";
+const USERNAME = /^[a-z0-9][a-z0-9._-]{2,31}$/;
+const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 128;
+const MAX_NAME = 64;
+// No 0/O, 1/l/I: the password is read off a console.
+const PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
+
+/** Accounts on the mock provider's consent page (no avatars: the demo needs no network). */
+const MOCK_ACCOUNTS = [
+  { sub: "mock-ada", name: "Ada Lovelace", email: "ada@example.com" },
+  { sub: "mock-grace", name: "Grace Hopper", email: "grace@example.com" },
+];
+
+const SECURITY_HEADERS = {
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "same-origin",
+};
+
+/**
+ * @typedef {object} DemoOptions
+ * @property {string} origin Where the server listens, e.g. `http://127.0.0.1:8000`.
+ * @property {Record<string, string | undefined>} env The process environment (secret lookup).
+ * @property {string} runtime Shown on the page and the console, e.g. `Deno 2.5.0`.
+ * @property {Map<string, string>} clientModules The browser client as ES modules, keyed by
+ *   path below `/client/`; `client.js` is the entry the page imports.
+ * @property {(line: string) => void} [log] Receives the console banner; default `console.log`.
+ */
+
+/**
+ * @typedef {object} Demo
+ * @property {import("@service-stack/auth").AuthConfig} authConfig What to pass to `createAuth`.
+ * @property {(request: Request) => Promise<Response>} handle Everything except `/auth/`: the
+ *   page, its script and style, `/client/*` and the mock provider under `/mock-oauth/`.
+ * @property {import("@service-stack/auth/testing").MockProvider} mock The mock provider.
+ */
+
+/**
+ * Reads the port from `PORT` (`0` picks a free one); default 8000.
+ *
+ * @param {Record<string, string | undefined>} env
+ * @returns {number}
+ */
+export function portFromEnv(env) {
+  const value = env.PORT ?? "";
+  if (value === "") return 8000;
+  const port = Number(value);
+  if (!/^\d{1,5}$/.test(value) || port > 65535) {
+    throw new TypeError(`Invalid PORT "${value}": expected a whole number from 0 to 65535.`);
+  }
+  return port;
+}
+
+/**
+ * A random password of four groups of four characters, e.g. `k7qm-2xfd-9wpt-hs3c`.
+ *
+ * @returns {string}
+ */
+function randomPassword() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  // 256 is a multiple of the alphabet's 32 letters, so every letter is equally likely.
+  const letters = [...bytes].map((byte) => PASSWORD_ALPHABET[byte % PASSWORD_ALPHABET.length]);
+  return [0, 4, 8, 12].map((start) => letters.slice(start, start + 4).join("")).join("-");
+}
+
+/** @returns {string} 32 random bytes, base64url. */
+function randomSecret() {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/**
+ * The sign-up body as a Standard Schema v1 object (what Zod, Valibot or
+ * ArkType would give), written by hand so that the demo has no dependency.
+ *
+ * @type {import("@service-stack/auth").StandardSchemaV1<unknown, SignUpPayload>}
+ */
+const signUpSchema = {
+  "~standard": {
+    version: 1,
+    vendor: "service-stack-demo",
+    validate(value) {
+      const body = typeof value === "object" && value !== null
+        ? /** @type {Record<string, unknown>} */ (value)
+        : {};
+      /** @type {{ message: string, path: string[] }[]} */
+      const issues = [];
+      const { username, password, name } = body;
+      if (typeof username !== "string" || !USERNAME.test(username)) {
+        issues.push({
+          message: "expected 3-32 lower-case letters, digits, dots, dashes or underscores",
+          path: ["username"],
+        });
+      }
+      if (
+        typeof password !== "string" || password.length < MIN_PASSWORD ||
+        password.length > MAX_PASSWORD
+      ) {
+        issues.push({
+          message: `expected ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`,
+          path: ["password"],
+        });
+      }
+      if (name !== undefined && (typeof name !== "string" || name.trim().length > MAX_NAME)) {
+        issues.push({ message: `expected at most ${MAX_NAME} characters`, path: ["name"] });
+      }
+      for (const key of Object.keys(body)) {
+        if (key !== "username" && key !== "password" && key !== "name") {
+          issues.push({ message: "unknown field", path: [key] });
+        }
+      }
+      if (issues.length > 0) return { issues };
+      const trimmed = typeof name === "string" ? name.trim() : "";
+      return {
+        value: {
+          username: /** @type {string} */ (username),
+          password: /** @type {string} */ (password),
+          ...(trimmed === "" ? {} : { name: trimmed }),
+        },
+      };
+    },
+  },
+};
+
+/**
+ * @typedef {object} SignUpPayload
+ * @property {string} username
+ * @property {string} password
+ * @property {string} [name]
+ */
+
+/**
+ * @typedef {object} StoredUser
+ * @property {string} sub
+ * @property {string} name
+ * @property {string} passwordHash What `hashPassword` returned; the password itself is never kept.
+ */
+
+/**
+ * Builds the demo app for a server listening at `origin`.
+ *
+ * @param {DemoOptions} options
+ * @returns {Promise<Demo>}
+ */
+export async function createDemo(options) {
+  const { origin, env, runtime, clientModules } = options;
+  const log = options.log ?? console.log;
+  if (!clientModules.has("client.js")) {
+    throw new TypeError("The browser client has no client.js entry: expected it in clientModules.");
+  }
+
+  const secretName = SECRET_NAMES.find((name) => (env[name] ?? "") !== "");
+  // With a name found, createAuth reads the secret from the environment itself.
+  const secret = secretName === undefined ? randomSecret() : undefined;
+
+  const demoPassword = randomPassword();
+  // Unknown usernames are checked against this hash too, so timing does not tell them apart.
+  const [demoHash, decoyHash] = await Promise.all([
+    hashPassword(demoPassword),
+    hashPassword(randomPassword()),
+  ]);
+  /** @type {Map<string, StoredUser>} */
+  const users = new Map([
+    [DEMO_USERNAME, { sub: "user-demo", name: "Demo User", passwordHash: demoHash }],
+  ]);
+
+  const port = new URL(origin).port;
+  const mock = createMockProvider({
+    baseURL: `${origin}/mock-oauth`,
+    interactive: true,
+    users: MOCK_ACCOUNTS.map((account) => ({ ...account })),
+    // Exact callback URLs, whichever loopback name the browser uses.
+    redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
+  });
+
+  /** @type {import("@service-stack/auth").AuthConfig} */
+  const authConfig = {
+    oauth: [mock.provider],
+    // The server's token and user-info calls go to the in-process mock, not over the network.
+    fetch: mock.fetch,
+    secret,
+    credentials: {
+      async authorize({ username, password }) {
+        const user = users.get(username.trim().toLowerCase());
+        const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
+        return valid && user !== undefined ? { sub: user.sub, name: user.name } : null;
+      },
+    },
+    signUp: {
+      schema:
+        /** @type {import("@service-stack/auth").StandardSchemaV1<unknown, Record<string, unknown>>} */ (signUpSchema),
+      async onCreateUser(payload) {
+        const { username, password, name } = /** @type {SignUpPayload} */ (payload);
+        if (users.has(username)) {
+          throw new AuthError("invalid_request", "That username is taken; choose another one.", {
+            status: 409,
+          });
+        }
+        const user = {
+          sub: `user-${crypto.randomUUID()}`,
+          name: name ?? username,
+          passwordHash: await hashPassword(password),
+        };
+        // Checked again: another sign-up may have taken the name while hashing.
+        if (users.has(username)) {
+          throw new AuthError("invalid_request", "That username is taken; choose another one.", {
+            status: 409,
+          });
+        }
+        users.set(username, user);
+        return { sub: user.sub, name: user.name };
+      },
+    },
+  };
+
+  const assets = await loadAssets(runtime, clientModules);
+
+  /** @param {Request} request */
+  async function handle(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
+      return await mock.handler(request);
+    }
+    const asset = assets.get(url.pathname);
+    if (asset === undefined) {
+      return text(
+        "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/* and /mock-oauth/*.",
+        404,
+      );
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return text("Method not allowed: expected GET or HEAD.", 405, { Allow: "GET, HEAD" });
+    }
+    return new Response(request.method === "HEAD" ? null : asset.body, { headers: asset.headers });
+  }
+
+  const secretLine = secretName === undefined
+    ? "Secret: AUTH_SECRET is not set, so a random one was generated at startup (sessions end when the server stops)."
+    : `Secret: read from ${secretName}.`;
+  for (
+    const line of [
+      `@service-stack/auth demo on ${runtime}`,
+      secretLine,
+      `Demo user: username "${DEMO_USERNAME}", password "${demoPassword}"`,
+      `Mock OAuth provider: ${mock.issuer} (consent page; accounts: ${
+        MOCK_ACCOUNTS.map((account) => account.name).join(", ")
+      })`,
+    ]
+  ) log(line);
+
+  return { authConfig, handle, mock };
+}
+
+/**
+ * @param {string} body
+ * @param {number} status
+ * @param {Record<string, string>} [headers]
+ */
+function text(body, status, headers = {}) {
+  return new Response(body, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", ...SECURITY_HEADERS, ...headers },
+  });
+}
+
+/** @param {string} value */
+function escapeHTML(value) {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** @param {string} value @returns {Promise<string>} base64 of its SHA-256 */
+async function sha256Base64(value) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return btoa(String.fromCharCode(...new Uint8Array(digest)));
+}
+
+/**
+ * The static files, read once: the page (with a Content-Security-Policy that
+ * allows only this origin's scripts plus the page's inline import map, by
+ * hash), its script and style, and the client modules.
+ *
+ * @param {string} runtime
+ * @param {Map<string, string>} clientModules
+ * @returns {Promise<Map<string, { body: string, headers: Record<string, string> }>>}
+ */
+async function loadAssets(runtime, clientModules) {
+  /** @param {string} name */
+  const read = (name) => readFile(new URL(`./${name}`, import.meta.url), "utf8");
+  const [template, script, style] = await Promise.all([
+    read("page.html"),
+    read("page.js"),
+    read("page.css"),
+  ]);
+  const html = template.replaceAll("{{runtime}}", escapeHTML(runtime));
+  const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html);
+  if (importMap === null) throw new Error("page.html has no import map; expected one.");
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'sha256-${await sha256Base64(importMap[1])}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  const js = { "Content-Type": "text/javascript; charset=utf-8", ...SECURITY_HEADERS };
+  /** @type {Map<string, { body: string, headers: Record<string, string> }>} */
+  const assets = new Map([
+    ["/", {
+      body: html,
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": csp,
+        ...SECURITY_HEADERS,
+      },
+    }],
+    ["/app.js", { body: script, headers: js }],
+    ["/app.css", {
+      body: style,
+      headers: { "Content-Type": "text/css; charset=utf-8", ...SECURITY_HEADERS },
+    }],
+  ]);
+  for (const [path, source] of clientModules) {
+    assets.set(`/client/${path}`, { body: source, headers: js });
+  }
+  return assets;
+}
+
+// Static `import`/`export ... from "./x.js"` and `import "./x.js"` at the start of a line, as
+// TypeScript emits them (JSDoc examples start with " * " and are skipped).
+const RELATIVE_IMPORT = /^(?:import|export)\b(?:[^;"']*?\bfrom)?\s*["'](\.{1,2}\/[^"']+\.js)["']/gm;
+
+/**
+ * The browser client as its package publishes it (the npm build, or JSR's
+ * npm compatibility layer): `client.js` and every module it imports,
+ * relatively, read once from the installed package. Used on Node and Bun,
+ * which serve these files as they are; Deno bundles `client.ts` instead.
+ *
+ * @param {string} [specifier] The client's package export.
+ * @returns {Promise<Map<string, string>>} Paths relative to the package root, to source.
+ */
+export async function readPackageClientModules(specifier = "@service-stack/auth/client") {
+  const resolved = import.meta.resolve(specifier);
+  const entry = resolved.startsWith("/") ? new URL(`file://${resolved}`) : new URL(resolved);
+  const root = new URL("./", entry).href;
+  /** @type {Map<string, string>} */
+  const modules = new Map();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const url = /** @type {URL} */ (pending.pop());
+    if (!url.href.startsWith(root)) {
+      throw new Error(`The client imports ${url.href}, outside its package; expected it inside.`);
+    }
+    const path = url.href.slice(root.length);
+    if (modules.has(path)) continue;
+    const source = await readFile(url, "utf8");
+    modules.set(path, source);
+    for (const match of source.matchAll(RELATIVE_IMPORT)) pending.push(new URL(match[1], url));
+  }
+  return modules;
+}
