@@ -3,6 +3,7 @@
 // `error_description`, no session, and never a crash or a hang.
 import assert from "node:assert/strict";
 import { AuthError, createAuth, type LogEntry } from "../../mod.ts";
+import { readProviderText, timedFetch } from "../../src/oauth/provider_fetch.ts";
 import {
   assertErrorRedirect,
   assertFlowCookiesCleared,
@@ -371,5 +372,63 @@ Deno.test("failed provider calls never log the client secret, the code or the ac
   const logged = JSON.stringify(entries);
   for (const secret of ["fake-secret", "the-code", "secret-access-token"]) {
     assert.ok(!logged.includes(secret), `the log holds ${secret}: ${logged}`);
+  }
+});
+
+// Over a real loopback server with the runtime's own fetch
+
+function serve(handler: (request: Request) => Response): { url: string; close(): Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+Deno.test("the runtime fetch does not follow a token endpoint's redirect", async () => {
+  const hits: string[] = [];
+  const server = serve((request) => {
+    const path = new URL(request.url).pathname;
+    hits.push(path);
+    if (path === "/token") {
+      return new Response(null, { status: 307, headers: { Location: "/elsewhere" } });
+    }
+    return json({ access_token: "followed", token_type: "Bearer" });
+  });
+  try {
+    const auth = createAuth({
+      oauth: [{
+        ...FAKE,
+        accessToken: `${server.url}/token`,
+        userInfo: `${server.url}/userinfo`,
+      }],
+      secret: SECRET,
+      logger: false,
+    });
+    const browser = new Browser(auth.handlers.ALL);
+    const response = await callbackWithCode(browser, "fake");
+    assertErrorRedirect(response, "/home", "server_error");
+    assert.deepEqual(hits, ["/token"]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a provider body that stalls after its headers is cut off by the timeout", async () => {
+  const server = serve(() => {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"access_token":'));
+      },
+    });
+    return new Response(body, { headers: { "Content-Type": "application/json" } });
+  });
+  try {
+    const started = performance.now();
+    const response = await timedFetch(fetch, 300)(`${server.url}/token`);
+    await assert.rejects(
+      () => readProviderText(response, "token"),
+      (error: unknown) => error instanceof AuthError && error.code === "server_error",
+    );
+    assert.ok(performance.now() - started < 5_000);
+  } finally {
+    await server.close();
   }
 });
