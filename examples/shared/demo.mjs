@@ -312,7 +312,8 @@ async function loadAssets(runtime, clientModules) {
     read("page.js"),
     read("page.css"),
   ]);
-  const html = template.replaceAll("{{runtime}}", escapeHTML(runtime));
+  if (!template.includes("%RUNTIME%")) throw new Error("page.html has no %RUNTIME% placeholder.");
+  const html = template.replaceAll("%RUNTIME%", escapeHTML(runtime));
   const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html);
   if (importMap === null) throw new Error("page.html has no import map; expected one.");
   const csp = [
