@@ -7,6 +7,20 @@
 import { JoseError } from "./errors.ts";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const URL_SAFE = /^[A-Za-z0-9_-]*$/;
+
+// The native base64 codec (ES2026) where the runtime has it: several times faster.
+interface NativeBase64 {
+  toBase64?: (options: { alphabet: "base64url"; omitPadding: boolean }) => string;
+}
+interface NativeBase64Constructor {
+  fromBase64?: (
+    text: string,
+    options: { alphabet: "base64url"; lastChunkHandling: "strict" },
+  ) => Uint8Array;
+}
+const nativeEncode = typeof (Uint8Array.prototype as NativeBase64).toBase64 === "function";
+const nativeDecode = typeof (Uint8Array as NativeBase64Constructor).fromBase64 === "function";
 const LOOKUP = new Int16Array(128).fill(-1);
 for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
 
@@ -20,6 +34,14 @@ for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
  * ```
  */
 export function encodeBase64Url(bytes: Uint8Array): string {
+  if (nativeEncode) {
+    return (bytes as NativeBase64).toBase64!({ alphabet: "base64url", omitPadding: true });
+  }
+  return encodeBase64UrlPortable(bytes);
+}
+
+/** The JavaScript encoder, used where the runtime has no native one. */
+export function encodeBase64UrlPortable(bytes: Uint8Array): string {
   let out = "";
   const len = bytes.length;
   let i = 0;
@@ -51,6 +73,23 @@ export function encodeBase64Url(bytes: Uint8Array): string {
  * ```
  */
 export function decodeBase64Url(text: string): Uint8Array {
+  if (!nativeDecode) return decodeBase64UrlPortable(text);
+  const rem = text.length % 4;
+  // Native decoding skips whitespace and accepts padding, so the alphabet is checked first.
+  if (rem === 1 || !URL_SAFE.test(text)) throw invalid();
+  try {
+    // "strict" rejects non-zero trailing bits; it wants the padding this format omits.
+    return (Uint8Array as NativeBase64Constructor).fromBase64!(
+      rem === 0 ? text : rem === 2 ? `${text}==` : `${text}=`,
+      { alphabet: "base64url", lastChunkHandling: "strict" },
+    );
+  } catch {
+    throw invalid();
+  }
+}
+
+/** The JavaScript decoder, used where the runtime has no native one. Same rules. */
+export function decodeBase64UrlPortable(text: string): Uint8Array {
   const len = text.length;
   const rem = len % 4;
   if (rem === 1) throw invalid();

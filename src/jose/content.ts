@@ -70,7 +70,7 @@ export async function encryptContent(
     const sealed = new Uint8Array(
       await subtle.encrypt(
         { name: "AES-GCM", iv: nonce, additionalData: aad, tagLength: 128 },
-        await importGcm(cek, "encrypt"),
+        cek instanceof Uint8Array ? await importGcm(cek, "encrypt") : cek,
         plaintext as Bytes,
       ),
     );
@@ -100,7 +100,7 @@ export async function decryptContent(
       return new Uint8Array(
         await subtle.decrypt(
           { name: "AES-GCM", iv, additionalData: aad, tagLength: 128 },
-          await importGcm(cek, "decrypt"),
+          cek instanceof Uint8Array ? await importGcm(cek, "decrypt") : cek,
           concat(ciphertext, tag),
         ),
       );

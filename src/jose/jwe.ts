@@ -26,6 +26,7 @@ import {
 import { encodeBase64Url } from "./base64url.ts";
 import { decryptContent, encryptContent } from "./content.ts";
 import {
+  checkEncryptedKeySegment,
   checkJWEKeyUsage,
   createContentKey,
   type JWEKey,
@@ -39,6 +40,8 @@ import type {
   JWEEncryption,
   JWEHeader,
 } from "./types.ts";
+
+const EMPTY: Bytes = new Uint8Array(0);
 
 /** A protected header encoded once: its segment and the AAD bytes of that segment. */
 export interface EncodedHeader {
@@ -68,7 +71,10 @@ export async function encryptWithKey(
   fixed?: FixedRandomness,
 ): Promise<string> {
   const { alg, enc } = header;
-  const { cek, encryptedKey, epk } = await createContentKey(alg, enc, key, header, fixed?.cek);
+  // `dir` needs no Web Crypto call to get its content key.
+  const { cek, encryptedKey, epk } = alg === "dir"
+    ? { cek: key, encryptedKey: EMPTY, epk: undefined }
+    : await createContentKey(alg, enc, key, header, fixed?.cek);
   // The ephemeral key is part of the protected header, so it is encoded per message.
   const { segment, aad } = epk
     ? encodeJWEHeader({ ...header, epk })
@@ -137,7 +143,10 @@ export async function decryptWithKey(
     ciphertext: decode(ciphertextSegment),
     tag: decode(tagSegment),
   };
-  const cek = await recoverContentKey(header.alg, header.enc, key, encryptedKey, header);
+  checkEncryptedKeySegment(header.alg, encryptedKey);
+  const cek = header.alg === "dir"
+    ? key
+    : await recoverContentKey(header.alg, header.enc, key, encryptedKey, header);
   const plaintext = await decryptContent(header.enc, cek, parts, aad);
   return { plaintext, header };
 }

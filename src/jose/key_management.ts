@@ -316,15 +316,8 @@ async function importEpk(value: unknown, key: CryptoKey): Promise<CryptoKey> {
   }
 }
 
-/** Recovers the CEK for decryption. Failures are `ERR_JWE_DECRYPTION_FAILED`. */
-export async function recoverContentKey(
-  alg: JWEAlgorithm,
-  enc: JWEEncryption,
-  key: JWEKey,
-  encryptedKey: Bytes,
-  header: Record<string, unknown>,
-): Promise<ContentKey> {
-  const spec = CONTENT[enc];
+/** Direct algorithms carry no encrypted key; the others must. */
+export function checkEncryptedKeySegment(alg: JWEAlgorithm, encryptedKey: Uint8Array): void {
   const direct = alg === "dir" || alg === "ECDH-ES";
   if (direct !== (encryptedKey.length === 0)) {
     fail(
@@ -334,6 +327,18 @@ export async function recoverContentKey(
         : `The encrypted key segment is empty; expected one with ${alg}.`,
     );
   }
+}
+
+/** Recovers the CEK for decryption. Failures are `ERR_JWE_DECRYPTION_FAILED`. */
+export async function recoverContentKey(
+  alg: JWEAlgorithm,
+  enc: JWEEncryption,
+  key: JWEKey,
+  encryptedKey: Bytes,
+  header: Record<string, unknown>,
+): Promise<ContentKey> {
+  const spec = CONTENT[enc];
+  checkEncryptedKeySegment(alg, encryptedKey);
   switch (alg) {
     case "dir":
       return key;
