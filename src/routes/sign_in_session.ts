@@ -27,7 +27,10 @@ export async function callApp<T>(
     return await fn();
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    ctx.logger.error(`${what} threw`, error);
+    // Application errors may quote passwords, payloads or tokens: log the error's name only.
+    ctx.logger.log("error", `${what} threw`, {
+      error: error instanceof Error ? error.name : typeof error,
+    });
     throw new AuthError("server_error", "The server could not complete the request.");
   }
 }
