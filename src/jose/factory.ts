@@ -4,7 +4,15 @@
  * @module
  */
 
-import { type Bytes, encodeJson, encoder, keyInvalid, utf8 } from "./_common.ts";
+import {
+  type Bytes,
+  encodeJson,
+  encoder,
+  fail,
+  keyInvalid,
+  MAX_TOKEN_BYTES,
+  utf8,
+} from "./_common.ts";
 import { jweProfileForKey } from "./algorithms.ts";
 import { decryptWithKey, type EncodedHeader, encodeJWEHeader, encryptWithKey } from "./jwe.ts";
 import { checkJWEKeyUsage } from "./key_management.ts";
@@ -66,8 +74,11 @@ interface EncryptionContext {
   enc: JWEEncryption;
   /** Whether the header is the same for every message (not so for ECDH-ES: `epk`). */
   fixedHeader: boolean;
-  /** Encoded headers by `cty` ("" for none). */
-  headers: Map<string, EncodedHeader>;
+  /** The accepted algorithms, pinned to the key. */
+  algorithms: JWEAlgorithm[];
+  encryptionAlgorithms: JWEEncryption[];
+  /** Encoded headers by `cty` (null for none). */
+  headers: Map<string | null, EncodedHeader>;
 }
 
 function noKey(use: "signing" | "encryption"): Error {
@@ -114,6 +125,8 @@ function encryptionContext(sides: KeySides): EncryptionContext {
     alg: profile.alg,
     enc: profile.enc,
     fixedHeader: !profile.alg.startsWith("ECDH-ES"),
+    algorithms: [profile.alg],
+    encryptionAlgorithms: [profile.enc],
     headers: new Map(),
   };
 }
@@ -123,7 +136,7 @@ function headerFor(
   typ: string,
   cty: string | undefined,
 ): EncodedHeader {
-  const id = cty ?? "";
+  const id = cty ?? null;
   let encoded = context.headers.get(id);
   if (!encoded) {
     const header: JWEHeader = { alg: context.alg, enc: context.enc };
@@ -134,6 +147,17 @@ function headerFor(
     if (context.headers.size < 16) context.headers.set(id, encoded);
   }
   return encoded;
+}
+
+/** Refuses to hand out a token that decoding would refuse for its size. */
+function checkSize(token: string): string {
+  if (token.length > MAX_TOKEN_BYTES) {
+    fail(
+      "ERR_JOSE_TOO_LARGE",
+      `The token would be ${token.length} bytes; expected at most ${MAX_TOKEN_BYTES} (store less in it).`,
+    );
+  }
+  return token;
 }
 
 function checkOptions(
@@ -261,13 +285,21 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
 
   function now(options?: DecodeOptions): number {
     const ms = options?.currentDate ? options.currentDate.getTime() : clock();
+    // An invalid time would make every expiry comparison false, that is, pass.
+    if (typeof ms !== "number" || !Number.isFinite(ms)) {
+      throw new TypeError("The current time is not a finite number; expected milliseconds.");
+    }
     return Math.floor(ms / 1000);
   }
 
   function claimChecks(options: DecodeOptions | undefined, requireExp: boolean) {
+    const tolerance = options?.clockTolerance ?? clockTolerance;
+    if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
+      throw new TypeError(`The clockTolerance ${tolerance} is invalid; expected seconds >= 0.`);
+    }
     return {
       now: now(options),
-      tolerance: options?.clockTolerance ?? clockTolerance,
+      tolerance,
       requireExp,
       issuer: options?.issuer ?? issuer,
       audience: options?.audience ?? audience,
@@ -276,10 +308,12 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
 
   async function sign(claims: JWTPayload): Promise<string> {
     const context = await signing();
-    return signWithSegment(
-      use(context.sign),
-      context.known.segment,
-      encoder.encode(serializeClaims(claims)),
+    return checkSize(
+      await signWithSegment(
+        use(context.sign),
+        context.known.segment,
+        encoder.encode(serializeClaims(claims)),
+      ),
     );
   }
 
@@ -297,19 +331,21 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   async function encrypt(plaintext: Uint8Array, cty: string | undefined): Promise<string> {
     const context = await encryption();
     const encoded = headerFor(context, typ, cty);
-    return encryptWithKey(
-      use(context.encrypt),
-      encoded.header,
-      plaintext,
-      context.fixedHeader ? encoded : undefined,
+    return checkSize(
+      await encryptWithKey(
+        use(context.encrypt),
+        encoded.header,
+        plaintext,
+        context.fixedHeader ? encoded : undefined,
+      ),
     );
   }
 
   async function decrypt(token: string, cty: string | undefined): Promise<Bytes> {
     const context = await encryption();
     const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
-      algorithms: [context.alg],
-      encryptionAlgorithms: [context.enc],
+      algorithms: context.algorithms,
+      encryptionAlgorithms: context.encryptionAlgorithms,
       typ,
       cty: cty ?? null,
       knownHeader: context.fixedHeader ? headerFor(context, typ, cty) : undefined,

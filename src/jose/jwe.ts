@@ -178,6 +178,8 @@ function checkOutgoingHeader(header: JWEHeader, key: JWEKey): void {
     );
   }
   checkJWEKeyUsage(key, "encrypt");
+  // Rejects keys no algorithm may use (RSA-OAEP with SHA-1, small moduli, other curves).
+  if (!(key instanceof Uint8Array)) jweProfileForKey(key);
   if (!keyFits(key, header.alg, header.enc)) {
     keyInvalid(
       `The key does not fit alg ${header.alg} with enc ${header.enc}; expected a key of that type and size.`,

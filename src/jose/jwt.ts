@@ -66,7 +66,7 @@ export function issueClaims(payload: JWTPayload, now: number, options: IssueOpti
     ...payload,
     iat: now,
     nbf: now,
-    exp: payload.exp ?? now + options.maxAge,
+    exp: payload.exp ?? now + Math.floor(options.maxAge),
     jti: payload.jti ?? encodeBase64Url(randomBytes(16)),
   };
   if (options.issuer !== undefined) claims.iss = options.issuer;

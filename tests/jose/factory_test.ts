@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createJose, type CryptoSecret, signCompactJWS } from "../../jose.ts";
+import { createJose, type CryptoSecret, encryptCompactJWE, signCompactJWS } from "../../jose.ts";
 import { documentedKeys } from "./_keys.ts";
 import { flipBit, headerOf, jsonSegment, textSegment, withHeader, withSegment } from "./_tokens.ts";
 
@@ -349,8 +349,39 @@ Deno.test("a sealed token whose inner JWS has no valid signature is refused", as
 Deno.test("a token over 16 KiB is refused before parsing", async () => {
   const jose = createJose(SECRET);
   await assert.rejects(jose.decodeJWT("x".repeat(16 * 1024 + 1)), { code: "ERR_JOSE_TOO_LARGE" });
-  const big = await jose.encodeJWT({ blob: "b".repeat(13_000) });
+  const keys = await documentedKeys(SECRET, "session");
+  const big = await encryptCompactJWE(new Uint8Array(13_000), keys.encrypt, {
+    alg: "dir",
+    enc: "A256GCM",
+    cty: "JWT",
+    typ: "JWT",
+  });
   await assert.rejects(jose.decodeJWT(big), { code: "ERR_JOSE_TOO_LARGE" });
+});
+
+Deno.test("encoding refuses to produce a token over 16 KiB", async () => {
+  const jose = createJose(SECRET);
+  await assert.rejects(jose.encodeJWT({ blob: "b".repeat(13_000) }), {
+    code: "ERR_JOSE_TOO_LARGE",
+  });
+  await assert.rejects(jose.signJWS({ blob: "b".repeat(13_000) }), { code: "ERR_JOSE_TOO_LARGE" });
+  await assert.rejects(jose.encryptJWE("b".repeat(13_000)), { code: "ERR_JOSE_TOO_LARGE" });
+});
+
+Deno.test("an invalid current time or tolerance fails closed", async () => {
+  const token = await createJose(SECRET).encodeJWT({});
+  await assert.rejects(
+    createJose(SECRET).decodeJWT(token, { currentDate: new Date(NaN) }),
+    TypeError,
+  );
+  await assert.rejects(createJose(SECRET, { clock: () => NaN }).decodeJWT(token), TypeError);
+  await assert.rejects(createJose(SECRET).decodeJWT(token, { clockTolerance: -1 }), TypeError);
+});
+
+Deno.test("an empty cty is kept apart from no cty", async () => {
+  const jose = createJose(SECRET);
+  assert.equal(headerOf(await jose.encryptJWE("x", { cty: "" })).cty, "");
+  assert.equal(headerOf(await jose.encryptJWE("x")).cty, undefined);
 });
 
 Deno.test("purpose: a csrf token from the same secret is refused as a session (sealed and signed)", async () => {

@@ -292,3 +292,20 @@ Deno.test("encrypting refuses a key that does not fit alg and enc", async () => 
     { code: "ERR_JOSE_ALG_NOT_ALLOWED" },
   );
 });
+
+Deno.test("encrypting refuses an RSA-OAEP key with SHA-1 (it is not RSA-OAEP-256)", async () => {
+  const pair = await crypto.subtle.generateKey(
+    {
+      name: "RSA-OAEP",
+      hash: "SHA-1",
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+    },
+    false,
+    ["encrypt", "decrypt"],
+  );
+  await assert.rejects(
+    encryptCompactJWE(PLAINTEXT, pair.publicKey, { alg: "RSA-OAEP-256", enc: "A256GCM" }),
+    { code: "ERR_JOSE_KEY_INVALID" },
+  );
+});
