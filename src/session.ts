@@ -130,7 +130,16 @@ export async function issueSession(
     exp,
     jti: options.jti ?? crypto.randomUUID(),
   } as SessionPayload;
-  const token = await ctx.sessionJose.encodeJWT(payload);
+  let token: string;
+  try {
+    token = await ctx.sessionJose.encodeJWT(payload);
+  } catch (error) {
+    // Oversized user fields (e.g. a long update) are the caller's input, not a server failure.
+    if (error instanceof JoseError && error.code === "ERR_JOSE_TOO_LARGE") {
+      throw new AuthError("invalid_request", "The session would be too large: store less in it.");
+    }
+    throw error;
+  }
   ctx.sessionCache.set(token, { ...payload, iat: now, nbf: now });
   const cookies = sessionCookieLines(
     state.jar.sessionToken,
