@@ -110,6 +110,26 @@ Deno.test("update: with identity.schema an undeclared or invalid field is refuse
   assert.deepEqual(await currentUser(browser), { sub: "user-1", name: "Ada" });
 });
 
+Deno.test("update: a value too large for the session token is 400, not 500", async () => {
+  const auth = makeAuth({ identity: { schema: bioSchema(100_000) } });
+  const browser = await signedIn(auth);
+  for (const size of [20_000, 60_000]) {
+    const response = await update(browser, { user: { bio: "x".repeat(size) } });
+    await assertError(response, 400, "invalid_request");
+  }
+  assert.deepEqual(await currentUser(browser), ADA);
+});
+
+Deno.test("api.updateSession with a value too large for the token rejects with an AuthError", async () => {
+  const auth = makeAuth({ identity: { schema: bioSchema(100_000) } });
+  const browser = await signedIn(auth);
+  const request = new Request(`${ORIGIN}/`, { headers: { Cookie: browser.cookieHeader() } });
+  await assert.rejects(
+    () => auth.api.updateSession(request, { bio: "x".repeat(30_000) } as Partial<BioUser>),
+    (error) => error instanceof AuthError && error.code === "invalid_request",
+  );
+});
+
 // --- api ---------------------------------------------------------------------------
 
 Deno.test("api.updateSession with { headers } receives the new session cookie", async () => {
