@@ -56,8 +56,10 @@ Deno.test("a token endpoint answering 500 fails with server_error", async () => 
   }, "server_error");
 });
 
-Deno.test("a token endpoint answering 500 with an empty JSON object fails with server_error", async () => {
-  await expectFailure({ token: () => json({}, 500) }, "server_error");
+Deno.test("a token endpoint answering 500 with a token-shaped body fails with server_error", async () => {
+  await expectFailure({
+    token: () => json({ access_token: "x", token_type: "Bearer" }, 500),
+  }, "server_error");
 });
 
 Deno.test("a token endpoint answering HTML fails with server_error", async () => {
@@ -222,7 +224,7 @@ Deno.test("a token response that is not UTF-8 fails with server_error", async ()
 Deno.test("a user-info endpoint answering 401 fails with server_error", async () => {
   await expectFailure({
     userInfo: () =>
-      json({ message: "Bad credentials" }, 401, {
+      json({ id: 1, message: "Bad credentials" }, 401, {
         "WWW-Authenticate": 'Bearer error="invalid_token"',
       }),
   }, "server_error");
