@@ -610,3 +610,17 @@ Deno.test("built-in github keeps a public profile email without calling /user/em
   });
   assert.equal(emailsCalled, false);
 });
+
+Deno.test("sign-in with redirect=true answers the 302 like the default", async () => {
+  const { browser } = setupMock();
+  const response = await browser.get("/auth/signIn/mock?redirect=true");
+  assert.equal(response.status, 302);
+  assert.equal(setCookies(response).size, 4);
+});
+
+Deno.test("sign-in with a redirect value other than true or false answers 400 without cookies", async () => {
+  const { browser } = setupMock();
+  const response = await browser.get("/auth/signIn/mock?redirect=yes");
+  await assertBadRequest(response);
+  assert.equal(response.headers.getSetCookie().length, 0);
+});
