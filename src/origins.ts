@@ -199,6 +199,12 @@ export function isTrustedOrigin(origin: string, own: string, matcher: OriginMatc
 }
 
 /**
+ * Longest redirect target accepted, in characters: it travels in a sealed
+ * flow cookie whose `Set-Cookie` line must stay under 4096 bytes.
+ */
+export const MAX_REDIRECT_TARGET_LENGTH = 1500;
+
+/**
  * Validates a redirect target (`redirectTo`). Accepted: a relative path
  * starting with exactly one `/`, or an absolute `http(s)://` URL without
  * userinfo whose origin is `own` or trusted. Refused anywhere in the target:
@@ -208,7 +214,8 @@ export function isTrustedOrigin(origin: string, own: string, matcher: OriginMatc
  * backslash, so that no later decoding step can turn it into a
  * scheme-relative URL. Returns what to put in `Location`: a relative target
  * stays relative (normalized and percent-encoded by `URL`), an absolute one
- * is normalized by `URL`; `null` when refused. Never throws.
+ * is normalized by `URL`; `null` when refused, also when longer than
+ * {@link MAX_REDIRECT_TARGET_LENGTH} before or after normalization. Never throws.
  *
  * @example
  * ```ts
@@ -225,7 +232,7 @@ export function safeRedirectTarget(
 ): string | null {
   try {
     if (typeof target !== "string" || target === "" || UNSAFE_CHARS.test(target)) return null;
-    if (target !== target.trim()) return null;
+    if (target !== target.trim() || target.length > MAX_REDIRECT_TARGET_LENGTH) return null;
     const self = parseOrigin(own);
     if (target.charCodeAt(0) === 47 /* / */) {
       if (self === null || target.charCodeAt(1) === 47) return null;
@@ -234,6 +241,7 @@ export function safeRedirectTarget(
       if (!safeDecodedPath(resolved.pathname)) return null;
       const relative = resolved.pathname + resolved.search + resolved.hash;
       // Dot segments can collapse "/.//x" into "//x"; checked after normalization too.
+      if (relative.length > MAX_REDIRECT_TARGET_LENGTH) return null;
       return relative.startsWith("//") ? null : relative;
     }
     // Demand "scheme://" literally: URL would also accept "https:evil.com" and "https:///evil.com".
@@ -243,7 +251,7 @@ export function safeRedirectTarget(
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
     if (url.username !== "" || url.password !== "" || url.host === "") return null;
     if (!isTrustedOrigin(url.origin, own, matcher)) return null;
-    return url.href;
+    return url.href.length > MAX_REDIRECT_TARGET_LENGTH ? null : url.href;
   } catch {
     return null;
   }
