@@ -121,6 +121,44 @@ Deno.test("an untrusted redirectTo is 400 invalid_redirect_to on every redirecti
   }
 });
 
+Deno.test("an over-long redirectTo is 400 invalid_redirect_to, never a 500", async () => {
+  const mock = createMockProvider();
+  const auth = makeAuth({ oauth: [mock.provider], fetch: mock.fetch });
+  for (const target of [`/${"a".repeat(20_000)}`, `/${"\u00e9".repeat(2_000)}`]) {
+    const query = `?redirectTo=${encodeURIComponent(target)}`;
+    const response = await auth.handlers.ALL(new Request(`${ORIGIN}/auth/signIn/mock${query}`));
+    await assertError(response, 400, "invalid_redirect_to");
+  }
+});
+
+Deno.test("the flow cookies for the longest accepted redirectTo stay under 4096 bytes", async () => {
+  const mock = createMockProvider();
+  const auth = makeAuth({ oauth: [mock.provider], fetch: mock.fetch });
+  let longest = 0;
+  for (const length of [100, 1000, 1500, 2000, 3000]) {
+    const target = `/${"a".repeat(length - 1)}`;
+    const response = await auth.handlers.ALL(
+      new Request(`https://app.example.com/auth/signIn/mock?redirectTo=${target}`),
+    );
+    if (response.status !== 302) continue;
+    longest = length;
+    for (const line of response.headers.getSetCookie()) assert.ok(line.length < 4096, `${length}`);
+  }
+  assert.ok(longest >= 1000, "a 1000-character redirectTo must be accepted");
+});
+
+Deno.test("an over-long Referer is ignored: the flow lands on /", async () => {
+  const mock = createMockProvider();
+  const auth = makeAuth({ oauth: [mock.provider], fetch: mock.fetch });
+  const response = await auth.handlers.ALL(
+    new Request(`${ORIGIN}/auth/signIn/mock`, {
+      headers: { Referer: `${ORIGIN}/${"a".repeat(20_000)}` },
+    }),
+  );
+  assert.equal(response.status, 302);
+  assert.ok(response.headers.getSetCookie().every((line) => line.length < 4096));
+});
+
 // --- 401 ---------------------------------------------------------------------
 
 Deno.test("a wrong password is 401 access_denied", async () => {
