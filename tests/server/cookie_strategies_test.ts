@@ -86,10 +86,17 @@ Deno.test("the OAuth flow cookies live 10 minutes, Lax, __Secure- over HTTPS onl
 
 Deno.test("sign-out clears with the same name, Path and Secure as the cookie it removes", async () => {
   const auth = instance();
-  for (const [origin, session, csrf, secure] of [
-    [ORIGIN, "service-stack.session_token", "service-stack.csrf_token", ""],
-    [HTTPS_ORIGIN, "__Secure-service-stack.session_token", "__Host-service-stack.csrf_token", "; Secure"],
-  ]) {
+  for (
+    const [origin, session, csrf, secure] of [
+      [ORIGIN, "service-stack.session_token", "service-stack.csrf_token", ""],
+      [
+        HTTPS_ORIGIN,
+        "__Secure-service-stack.session_token",
+        "__Host-service-stack.csrf_token",
+        "; Secure",
+      ],
+    ]
+  ) {
     const browser = new Browser(auth.handlers.ALL, origin);
     await browser.signIn();
     const response = await browser.fetch("POST", "/auth/signOut", {

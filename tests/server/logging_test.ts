@@ -1,7 +1,7 @@
 // Logging: entries never carry the secret, a token or cookie value, a
 // password or a client secret; appName, LOG_LEVEL, DEBUG and logger: false work.
 import assert from "node:assert/strict";
-import { type AuthConfig, type LogEntry } from "../../mod.ts";
+import type { AuthConfig, LogEntry } from "../../mod.ts";
 import { createMockProvider } from "../../testing.ts";
 import { Browser, makeAuth, ORIGIN, SECRET } from "./_helpers.ts";
 

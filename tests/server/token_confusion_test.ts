@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createMockProvider } from "../../testing.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../src/jose/base64url.ts";
-import { type AuthConfig } from "../../mod.ts";
+import type { AuthConfig } from "../../mod.ts";
 import { assertError, Browser, makeAuth, ORIGIN } from "./_helpers.ts";
 
 const SESSION = "service-stack.session_token";
