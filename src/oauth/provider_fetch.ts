@@ -50,8 +50,16 @@ export async function callProvider(
   }
 }
 
-/** Reads a provider response body as text within the size limit. */
-export async function readProviderText(response: Response, what: string): Promise<string> {
+/**
+ * Reads a provider response body as text within the size limit and within
+ * `timeoutMs` of its own, so that a body that stalls is cut off even when a
+ * custom `fetch` ignores the abort signal.
+ */
+export async function readProviderText(
+  response: Response,
+  what: string,
+  timeoutMs = PROVIDER_TIMEOUT_MS,
+): Promise<string> {
   const declared = Number(response.headers.get("Content-Length") ?? "0");
   if (declared > MAX_PROVIDER_RESPONSE_BYTES) {
     await response.body?.cancel().catch(() => {});
@@ -61,9 +69,17 @@ export async function readProviderText(response: Response, what: string): Promis
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Reject before cancelling: a cancel resolves the pending read as done.
+      reject(providerError(`The provider's ${what} endpoint did not answer in time.`));
+      reader.cancel().catch(() => {});
+    }, timeoutMs);
+  });
   try {
     while (true) {
-      const { done, value } = await reader.read();
+      const { done, value } = await Promise.race([reader.read(), stalled]);
       if (done) break;
       size += value.byteLength;
       if (size > MAX_PROVIDER_RESPONSE_BYTES) {
@@ -81,6 +97,8 @@ export async function readProviderText(response: Response, what: string): Promis
       throw providerError(`The provider's ${what} endpoint did not answer in time.`);
     }
     throw providerError(`The provider's ${what} response could not be read.`);
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;
