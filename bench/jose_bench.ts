@@ -80,61 +80,78 @@ async function joseUnseal(token: string): Promise<jose.JWTPayload> {
 }
 
 const joseToken = await joseSealed(claims);
+
+/** Every case runs the same fixed count, so that runs on a busy machine stay comparable. */
+const RUNS = { n: 4000, warmup: 400 };
 await joseUnseal(joseToken);
 
 // Sealed decode: decrypt + verify.
 Deno.bench("bare Web Crypto: AES-GCM decrypt + HMAC verify", {
   group: "sealed decodeJWT",
   baseline: true,
+  ...RUNS,
 }, async () => {
   await subtle.decrypt(gcm(iv), aes, sealedData);
   await subtle.verify("HMAC", hmac, innerSignature, innerInput);
 });
-Deno.bench("ours: decodeJWT", { group: "sealed decodeJWT" }, async () => {
+Deno.bench("ours: decodeJWT", { group: "sealed decodeJWT", ...RUNS }, async () => {
   await ours.decodeJWT(sealed);
 });
-Deno.bench("npm:jose: compactDecrypt + jwtVerify", { group: "sealed decodeJWT" }, async () => {
-  await joseUnseal(joseToken);
-});
+Deno.bench(
+  "npm:jose: compactDecrypt + jwtVerify",
+  { group: "sealed decodeJWT", ...RUNS },
+  async () => {
+    await joseUnseal(joseToken);
+  },
+);
 
 // Sealed encode: sign + encrypt.
 Deno.bench("bare Web Crypto: HMAC sign + AES-GCM encrypt", {
   group: "sealed encodeJWT",
   baseline: true,
+  ...RUNS,
 }, async () => {
   await subtle.sign("HMAC", hmac, innerInput);
   await subtle.encrypt(gcm(crypto.getRandomValues(new Uint8Array(12))), aes, innerInput);
 });
-Deno.bench("ours: encodeJWT", { group: "sealed encodeJWT" }, async () => {
+Deno.bench("ours: encodeJWT", { group: "sealed encodeJWT", ...RUNS }, async () => {
   await ours.encodeJWT(claims);
 });
-Deno.bench("npm:jose: SignJWT + CompactEncrypt", { group: "sealed encodeJWT" }, async () => {
-  await joseSealed(claims);
-});
+Deno.bench(
+  "npm:jose: SignJWT + CompactEncrypt",
+  { group: "sealed encodeJWT", ...RUNS },
+  async () => {
+    await joseSealed(claims);
+  },
+);
 
 // JWS alone.
-Deno.bench("bare Web Crypto: HMAC sign", { group: "sign (HS256)", baseline: true }, async () => {
-  await subtle.sign("HMAC", hmac, signedInput);
-});
-Deno.bench("ours: signJWS", { group: "sign (HS256)" }, async () => {
+Deno.bench(
+  "bare Web Crypto: HMAC sign",
+  { group: "sign (HS256)", baseline: true, ...RUNS },
+  async () => {
+    await subtle.sign("HMAC", hmac, signedInput);
+  },
+);
+Deno.bench("ours: signJWS", { group: "sign (HS256)", ...RUNS }, async () => {
   await ours.signJWS({ ...claims, exp: EXP });
 });
-Deno.bench("npm:jose: SignJWT", { group: "sign (HS256)" }, async () => {
+Deno.bench("npm:jose: SignJWT", { group: "sign (HS256)", ...RUNS }, async () => {
   await new jose.SignJWT({ ...claims, exp: EXP }).setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .sign(hmac);
 });
 
 Deno.bench(
   "bare Web Crypto: HMAC verify",
-  { group: "verify (HS256)", baseline: true },
+  { group: "verify (HS256)", baseline: true, ...RUNS },
   async () => {
     await subtle.verify("HMAC", hmac, signedSignature, signedInput);
   },
 );
-Deno.bench("ours: verifyJWS", { group: "verify (HS256)" }, async () => {
+Deno.bench("ours: verifyJWS", { group: "verify (HS256)", ...RUNS }, async () => {
   await ours.verifyJWS(signed);
 });
-Deno.bench("npm:jose: jwtVerify", { group: "verify (HS256)" }, async () => {
+Deno.bench("npm:jose: jwtVerify", { group: "verify (HS256)", ...RUNS }, async () => {
   await jose.jwtVerify(signed, hmac, { algorithms: ["HS256"], typ: "JWT" });
 });
 
@@ -143,13 +160,14 @@ const claimsBytes = encoder.encode(JSON.stringify(claims));
 Deno.bench("bare Web Crypto: AES-GCM encrypt", {
   group: "encrypt (dir A256GCM)",
   baseline: true,
+  ...RUNS,
 }, async () => {
   await subtle.encrypt(gcm(crypto.getRandomValues(new Uint8Array(12))), aes, claimsBytes);
 });
-Deno.bench("ours: encryptJWE", { group: "encrypt (dir A256GCM)" }, async () => {
+Deno.bench("ours: encryptJWE", { group: "encrypt (dir A256GCM)", ...RUNS }, async () => {
   await ours.encryptJWE(JSON.stringify(claims));
 });
-Deno.bench("npm:jose: CompactEncrypt", { group: "encrypt (dir A256GCM)" }, async () => {
+Deno.bench("npm:jose: CompactEncrypt", { group: "encrypt (dir A256GCM)", ...RUNS }, async () => {
   await new jose.CompactEncrypt(encoder.encode(JSON.stringify(claims)))
     .setProtectedHeader({ alg: "dir", enc: "A256GCM", typ: "JWT" })
     .encrypt(aes);
@@ -162,13 +180,14 @@ const encAad = encoder.encode(eh);
 Deno.bench("bare Web Crypto: AES-GCM decrypt", {
   group: "decrypt (dir A256GCM)",
   baseline: true,
+  ...RUNS,
 }, async () => {
   await subtle.decrypt({ name: "AES-GCM", iv: encIv, additionalData: encAad }, aes, encData);
 });
-Deno.bench("ours: decryptJWE", { group: "decrypt (dir A256GCM)" }, async () => {
+Deno.bench("ours: decryptJWE", { group: "decrypt (dir A256GCM)", ...RUNS }, async () => {
   await ours.decryptJWE(encrypted);
 });
-Deno.bench("npm:jose: compactDecrypt", { group: "decrypt (dir A256GCM)" }, async () => {
+Deno.bench("npm:jose: compactDecrypt", { group: "decrypt (dir A256GCM)", ...RUNS }, async () => {
   await jose.compactDecrypt(encrypted, aes, {
     keyManagementAlgorithms: ["dir"],
     contentEncryptionAlgorithms: ["A256GCM"],

@@ -15,7 +15,9 @@ export const MAX_TOKEN_BYTES = 16 * 1024;
 export type Bytes = Uint8Array<ArrayBuffer>;
 
 export const encoder: TextEncoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM keeps a leading U+FEFF as data instead of silently dropping it.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The Web Crypto API; read once so every call skips the global lookups. */
 export const subtle: SubtleCrypto = crypto.subtle;
@@ -37,6 +39,14 @@ export function randomBytes(length: number): Bytes {
   return crypto.getRandomValues(new Uint8Array(length));
 }
 
+/** Two arrays joined (the hot path: ciphertext and tag). */
+export function join(a: Uint8Array, b: Uint8Array): Bytes {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 export function concat(...parts: Uint8Array[]): Bytes {
   let length = 0;
   for (const part of parts) length += part.length;
@@ -55,6 +65,14 @@ export function utf8(bytes: Uint8Array): string {
   } catch {
     return fail("ERR_JOSE_INVALID", "The token content is not valid UTF-8; expected UTF-8 text.");
   }
+}
+
+/**
+ * Text of bytes that must be ASCII (a compact token). Not validated here:
+ * anything else becomes characters that base64url decoding refuses.
+ */
+export function asciiText(bytes: Uint8Array): string {
+  return lenientDecoder.decode(bytes);
 }
 
 /** Splits a compact token into its segments after the size check. */

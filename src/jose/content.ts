@@ -4,7 +4,7 @@
  * @module
  */
 
-import { type Bytes, concat, fail, randomBytes, subtle } from "./_common.ts";
+import { type Bytes, concat, fail, join, randomBytes, subtle } from "./_common.ts";
 import { CONTENT } from "./algorithms.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
 import type { JWEEncryption } from "./types.ts";
@@ -101,7 +101,7 @@ export async function decryptContent(
         await subtle.decrypt(
           { name: "AES-GCM", iv, additionalData: aad, tagLength: 128 },
           cek instanceof Uint8Array ? await importGcm(cek, "decrypt") : cek,
-          concat(ciphertext, tag),
+          join(ciphertext, tag),
         ),
       );
     } catch {

@@ -5,6 +5,7 @@
  */
 
 import {
+  asciiText,
   type Bytes,
   encodeJson,
   encoder,
@@ -307,7 +308,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function sign(claims: JWTPayload): Promise<string> {
-    const context = await signing();
+    const context = signingReady ?? await signing();
     return checkSize(
       await signWithSegment(
         use(context.sign),
@@ -318,7 +319,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function verify(token: string, bytes?: Bytes): Promise<JWTPayload> {
-    const context = await signing();
+    const context = signingReady ?? await signing();
     const { payload } = await verifyWithKey(
       use(context.verify),
       token,
@@ -329,7 +330,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function encrypt(plaintext: Uint8Array, cty: string | undefined): Promise<string> {
-    const context = await encryption();
+    const context = encryptionReady ?? await encryption();
     const encoded = headerFor(context, typ, cty);
     return checkSize(
       await encryptWithKey(
@@ -342,7 +343,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function decrypt(token: string, cty: string | undefined): Promise<Bytes> {
-    const context = await encryption();
+    const context = encryptionReady ?? await encryption();
     const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
       algorithms: context.algorithms,
       encryptionAlgorithms: context.encryptionAlgorithms,
@@ -379,7 +380,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
         claims = parseClaims(await decrypt(token, undefined));
       } else {
         const inner = await decrypt(token, "JWT");
-        claims = await verify(utf8(inner), inner);
+        claims = await verify(asciiText(inner), inner);
       }
       return checkClaims(claims, claimChecks(options, true));
     },

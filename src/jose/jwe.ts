@@ -137,7 +137,7 @@ export async function decryptWithKey(
     header = checkHeader(parseHeader(headerSegment), key, expect);
     aad = encoder.encode(headerSegment);
   }
-  const encryptedKey = decode(keySegment);
+  const encryptedKey = keySegment === "" ? EMPTY : decode(keySegment);
   const parts = {
     iv: decode(ivSegment),
     ciphertext: decode(ciphertextSegment),

@@ -502,3 +502,18 @@ Deno.test("keys are derived once, lazily, even under concurrent first calls", as
     verify: 5,
   });
 });
+
+Deno.test("a leading byte-order mark is data, not dropped", async () => {
+  const jose = createJose(SECRET);
+  assert.equal(await jose.decryptJWE(await jose.encryptJWE("\uFEFFtext")), "\uFEFFtext");
+});
+
+Deno.test("a sealed token whose inner JWS has non-ASCII bytes or a BOM is malformed", async () => {
+  const jose = createJose(SECRET);
+  const inner = await jose.signJWS({ exp: 9_999_999_999 });
+  for (const bad of [`\uFEFF${inner}`, `${inner.slice(0, 10)}\u00e9${inner.slice(11)}`]) {
+    await assert.rejects(jose.decodeJWT(await jose.encryptJWE(bad, { cty: "JWT" })), {
+      code: "ERR_JOSE_INVALID",
+    });
+  }
+});
