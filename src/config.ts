@@ -134,6 +134,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Refuses keys a nested config object does not have (a typo must not pass silently). */
+function knownKeys(value: unknown, name: string, keys: readonly string[]): void {
+  if (!isRecord(value)) return;
+  for (const key of Object.keys(value)) {
+    if (!keys.includes(key)) fail(`unknown key "${name}.${key}": expected ${keys.join(", ")}.`);
+  }
+}
+
 function optionalFunction(value: unknown, name: string): void {
   if (value !== undefined && typeof value !== "function") fail(`${name} must be a function.`);
 }
@@ -185,6 +193,12 @@ export function buildContext(config: AuthConfig): AuthContext {
   for (const key of Object.keys(config)) {
     if (!CONFIG_KEYS.has(key)) fail(`unknown config key "${key}".`);
   }
+  knownKeys(config.jwt, "jwt", ["mode"]);
+  knownKeys(config.session, "session", ["maxAge", "updateAge"]);
+  knownKeys(config.identity, "identity", ["schema"]);
+  knownKeys(config.credentials, "credentials", ["authorize"]);
+  knownKeys(config.signUp, "signUp", ["schema", "onCreateUser"]);
+  knownKeys(config.logger, "logger", ["appName", "level", "log"]);
   const read = envReader(config.env);
   const basePath = normalizeBasePath(config.basePath);
 
@@ -306,7 +320,7 @@ export function buildContext(config: AuthConfig): AuthContext {
   const logger = createLogger(config.logger, {
     level: parseLogLevel(lookupEnv("LOG_LEVEL", read)),
     debug: parseDebug(lookupEnv("DEBUG", read)),
-  });
+  }, clock);
 
   return Object.freeze({
     basePath,

@@ -87,7 +87,10 @@ async function handleRequest(
   }
   const method = request.method.toUpperCase();
   const routed = route(ctx.basePath, url.pathname, method === "OPTIONS" ? "GET" : method);
-  if (routed.kind === "not_found" || (routed.kind === "match" && !available(ctx, routed.route))) {
+  const unconfigured = routed.kind === "match"
+    ? !available(ctx, routed.route)
+    : routed.kind === "method_not_allowed" && !routed.routes.some((match) => available(ctx, match));
+  if (routed.kind === "not_found" || unconfigured) {
     throw new AuthError("invalid_request", "Not found.", { status: 404 });
   }
   const methods = routed.methods;

@@ -48,7 +48,8 @@ export interface Logger {
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 // JOSE compact tokens and long base64url/hex runs (keys, codes, cookie values).
-const SECRET_LIKE = /[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]*){1,4}|[A-Za-z0-9_+/=-]{24,}/g;
+const SECRET_LIKE =
+  /[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}|[A-Za-z0-9_+/=-]{24,}/g;
 
 /** Replaces token-like and key-like runs in a string with `[redacted]`. */
 export function redact(text: string): string {
@@ -68,6 +69,7 @@ function consoleSink(entry: LogEntry): void {
 export function createLogger(
   config: LoggerConfig | undefined,
   env: { level?: LogLevel; debug: boolean },
+  clock: () => number = Date.now,
 ): Logger {
   const options: LoggerOptions = typeof config === "object" && config !== null ? config : {};
   const silent = config === false;
@@ -81,7 +83,7 @@ export function createLogger(
     const entry: LogEntry = {
       level: entryLevel,
       message: redact(message),
-      time: new Date().toISOString(),
+      time: new Date(clock()).toISOString(),
     };
     if (appName !== undefined) entry.appName = appName;
     if (details) {

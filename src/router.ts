@@ -28,7 +28,7 @@ export interface RouteMatch {
 export type RouteResult =
   | { kind: "match"; route: RouteMatch; methods: readonly string[] }
   | { kind: "not_found" }
-  | { kind: "method_not_allowed"; methods: readonly string[] };
+  | { kind: "method_not_allowed"; methods: readonly string[]; routes: readonly RouteMatch[] };
 
 const GET = ["GET"] as const;
 const POST = ["POST"] as const;
@@ -92,6 +92,12 @@ export function route(basePath: string, pathname: string, method: string): Route
   const found = match(rest.split("/"));
   if (!found) return { kind: "not_found" };
   const matched = found.byMethod[method];
-  if (!matched) return { kind: "method_not_allowed", methods: found.methods };
+  if (!matched) {
+    return {
+      kind: "method_not_allowed",
+      methods: found.methods,
+      routes: Object.values(found.byMethod),
+    };
+  }
   return { kind: "match", route: matched, methods: found.methods };
 }

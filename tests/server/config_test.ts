@@ -224,3 +224,19 @@ Deno.test("config: errors are thrown synchronously, before any request", () => {
   }
   assert.ok(threw);
 });
+
+Deno.test("config: an unknown nested key is refused, naming it", () => {
+  for (
+    const [config, key] of [
+      [{ session: { maxAge: 60, updatAge: 10 } }, "session.updatAge"],
+      [{ jwt: { mode: "sealed", alg: "HS256" } }, "jwt.alg"],
+      [{ credentials: { authorize: () => null, authorise: 1 } }, "credentials.authorise"],
+      [{ logger: { level: "info", sink: () => {} } }, "logger.sink"],
+    ] as const
+  ) {
+    assert.throws(
+      () => createAuth({ oauth: [], secret: SECRET, env: {}, ...config } as never),
+      (error: unknown) => error instanceof TypeError && error.message.includes(`"${key}"`),
+    );
+  }
+});

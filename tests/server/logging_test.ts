@@ -371,3 +371,31 @@ Deno.test("logging: the default console logger writes errors without the passwor
   assert.ok(calls.length > 0, "the error reached the console");
   assert.ok(!JSON.stringify(calls).includes(PASSWORD));
 });
+
+Deno.test("logging: entries keep dotted names readable and are timed by the instance clock", async () => {
+  const entries: LogEntry[] = [];
+  const auth = makeAuth({
+    clock: () => Date.UTC(2030, 4, 6, 7, 8, 9),
+    credentials: {
+      authorize: () => {
+        throw new Error("database down");
+      },
+    },
+    logger: { level: "debug", log: (entry: LogEntry) => entries.push(entry) },
+  } as Partial<AuthConfig>);
+  const browser = new Browser(auth.handlers.ALL);
+  const response = await browser.signIn();
+  assert.equal(response.status, 500);
+  await response.body?.cancel();
+  const entry = entries.find((item) => item.level === "error");
+  assert.ok(entry, "the failure is logged");
+  assert.match(entry.message, /credentials\.authorize/);
+  assert.equal(entry.time, "2030-05-06T07:08:09.000Z");
+});
+
+Deno.test("logging: a compact token in a message is redacted", async () => {
+  const { redact } = await import("../../src/logger.ts");
+  const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+  assert.equal(redact(`bad token ${token} seen`), "bad token [redacted] seen");
+  assert.equal(redact("credentials.authorize threw"), "credentials.authorize threw");
+});

@@ -243,6 +243,22 @@ Deno.test("sign-up without signUp.onCreateUser is 404", async () => {
   await assertError(response, 404, "invalid_request");
 });
 
+Deno.test("an unconfigured feature is 404 for every method, never 405", async () => {
+  const auth = makeAuth({ credentials: undefined, signUp: undefined });
+  for (const path of ["/auth/signIn/credentials", "/auth/signUp"]) {
+    for (const method of ["GET", "PATCH", "DELETE"]) {
+      const response = await auth.handlers.ALL(new Request(`${ORIGIN}${path}`, { method }));
+      assert.equal(response.headers.get("Allow"), null, `${method} ${path}`);
+      await assertError(response, 404, "invalid_request");
+    }
+  }
+  const configured = await makeAuth().handlers.ALL(
+    new Request(`${ORIGIN}/auth/signIn/credentials`, { method: "GET" }),
+  );
+  assert.equal(configured.headers.get("Allow"), "POST");
+  await assertError(configured, 405, "invalid_request");
+});
+
 Deno.test("unknown routes are 404, also near-misses of known ones", async () => {
   const auth = makeAuth();
   const paths = [
