@@ -77,8 +77,3 @@ export class AuthError extends Error {
     return { error: this.code, error_description: this.description };
   }
 }
-
-/** Whether a value is an `ErrorType` code. */
-export function isErrorType(value: unknown): value is ErrorType {
-  return typeof value === "string" && Object.hasOwn(DEFAULT_STATUS, value);
-}

@@ -1,5 +1,7 @@
 /**
- * Public types shared across the module.
+ * Public types shared across the module, and the error codes as runtime
+ * data (the one list every part checks codes against). Imports nothing, so
+ * the browser client may use it.
  *
  * @module
  */
@@ -51,6 +53,47 @@ export type TokenRevocationErrorCode =
 
 /** Every error code this module answers with. */
 export type ErrorType = AuthorizationErrorCode | AccessTokenErrorCode | TokenRevocationErrorCode;
+
+const AUTHORIZATION_ERRORS: Readonly<Record<AuthorizationErrorCode, true>> = {
+  invalid_request: true,
+  unauthorized_client: true,
+  access_denied: true,
+  unsupported_response_type: true,
+  invalid_scope: true,
+  server_error: true,
+  temporarily_unavailable: true,
+};
+
+const ACCESS_TOKEN_ERRORS: Readonly<Record<AccessTokenErrorCode, true>> = {
+  invalid_request: true,
+  invalid_client: true,
+  invalid_grant: true,
+  unauthorized_client: true,
+  unsupported_grant_type: true,
+  invalid_scope: true,
+};
+
+const TOKEN_REVOCATION_ERRORS: Readonly<Record<TokenRevocationErrorCode, true>> = {
+  invalid_session_token: true,
+  invalid_csrf_token: true,
+  invalid_redirect_to: true,
+};
+
+/** Whether a value is an RFC 6749 section 4.1.2.1 authorization error code. */
+export function isAuthorizationErrorCode(value: unknown): value is AuthorizationErrorCode {
+  return typeof value === "string" && Object.hasOwn(AUTHORIZATION_ERRORS, value);
+}
+
+/** Whether a value is an RFC 6749 section 5.2 access token error code. */
+export function isAccessTokenErrorCode(value: unknown): value is AccessTokenErrorCode {
+  return typeof value === "string" && Object.hasOwn(ACCESS_TOKEN_ERRORS, value);
+}
+
+/** Whether a value is any `ErrorType` code. */
+export function isErrorType(value: unknown): value is ErrorType {
+  return isAuthorizationErrorCode(value) || isAccessTokenErrorCode(value) ||
+    (typeof value === "string" && Object.hasOwn(TOKEN_REVOCATION_ERRORS, value));
+}
 
 /** The RFC 6749 error body: `{ error, error_description }`. */
 export interface ErrorBody {

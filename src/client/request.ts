@@ -5,25 +5,9 @@
  * @module
  */
 
-import type { ErrorType } from "../types.ts";
+import { type ErrorType, isErrorType } from "../types.ts";
 import type { ResolvedClientOptions } from "./options.ts";
 import type { AuthClientError, AuthResult } from "./types.ts";
-
-const ERROR_CODES: readonly string[] = [
-  "invalid_request",
-  "unauthorized_client",
-  "access_denied",
-  "unsupported_response_type",
-  "invalid_scope",
-  "server_error",
-  "temporarily_unavailable",
-  "invalid_client",
-  "invalid_grant",
-  "unsupported_grant_type",
-  "invalid_session_token",
-  "invalid_csrf_token",
-  "invalid_redirect_to",
-];
 
 /** A request the client sends: path below the base path, query and JSON body. */
 export interface ClientRequest {
@@ -67,7 +51,7 @@ function errorFrom(status: number, body: unknown): { data: null; error: AuthClie
   const description = typeof fields.error_description === "string"
     ? fields.error_description
     : undefined;
-  if (typeof fields.error === "string" && ERROR_CODES.includes(fields.error) && status >= 400) {
+  if (isErrorType(fields.error) && status >= 400) {
     const error: AuthClientError = { error: fields.error as ErrorType, status };
     if (description !== undefined) error.error_description = description;
     return { data: null, error };

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { AuthError, isErrorType } from "../errors.ts";
-import type { ErrorType } from "../types.ts";
+import { AuthError } from "../errors.ts";
+import { isAccessTokenErrorCode } from "../types.ts";
 import {
   callProvider,
   parseProviderJSON,
@@ -15,15 +15,6 @@ import {
 } from "./provider_fetch.ts";
 import type { ResolvedProvider } from "./resolve.ts";
 import type { OAuthTokens } from "./types.ts";
-
-const TOKEN_ERRORS: ReadonlySet<ErrorType> = new Set([
-  "invalid_request",
-  "invalid_client",
-  "invalid_grant",
-  "unauthorized_client",
-  "unsupported_grant_type",
-  "invalid_scope",
-]);
 
 /** RFC 6749 2.3.1: client id and secret are form-encoded before Basic encoding. */
 function basicCredentials(id: string, secret: string): string {
@@ -72,9 +63,7 @@ export async function exchangeCode(
     throw providerError("The provider's token response is not JSON.");
   }
   if (typeof data.error === "string") {
-    const code = isErrorType(data.error) && TOKEN_ERRORS.has(data.error)
-      ? data.error
-      : "server_error";
+    const code = isAccessTokenErrorCode(data.error) ? data.error : "server_error";
     throw new AuthError(code, "The provider refused the authorization code.", { status: 502 });
   }
   if (!response.ok) {

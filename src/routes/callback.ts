@@ -7,7 +7,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { AuthError, isErrorType } from "../errors.ts";
+import { AuthError } from "../errors.ts";
 import { redirectResponse, type ResponseParts } from "../http.ts";
 import { clearFlowCookieLines, readFlowCookies } from "../oauth/flow_cookies.ts";
 import { timedFetch } from "../oauth/provider_fetch.ts";
@@ -16,19 +16,9 @@ import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { RequestState } from "../request.ts";
 import { readSession } from "../session.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
-import type { ErrorType } from "../types.ts";
+import { isAuthorizationErrorCode } from "../types.ts";
 import { callApp, startSession } from "./sign_in_session.ts";
 import { singleParam } from "../redirects.ts";
-
-const AUTHORIZATION_ERRORS: ReadonlySet<ErrorType> = new Set([
-  "invalid_request",
-  "unauthorized_client",
-  "access_denied",
-  "unsupported_response_type",
-  "invalid_scope",
-  "server_error",
-  "temporarily_unavailable",
-]);
 
 /** Appends `error` and `error_description` to a validated target, keeping it relative when it was. */
 function withError(target: string, error: AuthError): string {
@@ -75,9 +65,7 @@ export async function callbackRoute(
     // Error responses count only once state and iss prove they answer this flow.
     const providerError = singleParam(state.url, "error");
     if (providerError !== null) {
-      const code = isErrorType(providerError) && AUTHORIZATION_ERRORS.has(providerError)
-        ? providerError
-        : "server_error";
+      const code = isAuthorizationErrorCode(providerError) ? providerError : "server_error";
       throw new AuthError(
         code,
         code === "access_denied"
