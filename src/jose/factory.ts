@@ -10,10 +10,10 @@ import {
   encodeJson,
   encoder,
   fail,
-  keyInvalid,
   MAX_TOKEN_BYTES,
   utf8,
 } from "./_common.ts";
+import { JoseError } from "./errors.ts";
 import { jweProfileForKey } from "./algorithms.ts";
 import { decryptWithKey, type EncodedHeader, encodeJWEHeader, encryptWithKey } from "./jwe.ts";
 import { checkJWEKeyUsage } from "./key_management.ts";
@@ -83,13 +83,10 @@ interface EncryptionContext {
 }
 
 function noKey(use: "signing" | "encryption"): Error {
-  try {
-    keyInvalid(
-      `This JOSE object has no ${use} key; pass { sign, encrypt } or a string secret to use it.`,
-    );
-  } catch (error) {
-    return error as Error;
-  }
+  return new JoseError(
+    "ERR_JOSE_KEY_INVALID",
+    `This JOSE object has no ${use} key; pass { sign, encrypt } or a string secret to use it.`,
+  );
 }
 
 function signingContext(sides: KeySides, typ: string): SigningContext {
@@ -105,11 +102,10 @@ function signingContext(sides: KeySides, typ: string): SigningContext {
 }
 
 function noSide(operation: string, side: string): Error {
-  try {
-    keyInvalid(`Cannot ${operation} without the ${side} key; expected a CryptoKeyPair.`);
-  } catch (error) {
-    return error as Error;
-  }
+  return new JoseError(
+    "ERR_JOSE_KEY_INVALID",
+    `Cannot ${operation} without the ${side} key; expected a CryptoKeyPair.`,
+  );
 }
 
 function encryptionContext(sides: KeySides): EncryptionContext {
