@@ -284,14 +284,20 @@ export function parseCookies(header: string | null): Map<string, string> {
   // Bound the work on hostile headers: empty segments count too.
   let segments = 0;
   let start = 0;
+  // Next "=" at or after start, searched again only once passed, so no tail is rescanned.
+  let eq = -1;
   while (
     start < length && cookies.size < MAX_REQUEST_COOKIES && segments < 4 * MAX_REQUEST_COOKIES
   ) {
     let end = header.indexOf(";", start);
     if (end === -1) end = length;
     segments++;
-    const eq = header.indexOf("=", start);
-    if (eq !== -1 && eq < end) {
+    if (eq < start) {
+      eq = header.indexOf("=", start);
+      // No "=" left means no pair left.
+      if (eq === -1) break;
+    }
+    if (eq < end) {
       const name = header.slice(start, eq).trim();
       let value = header.slice(eq + 1, end).trim();
       if (

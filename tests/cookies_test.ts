@@ -380,6 +380,12 @@ Deno.test("parseCookies skips pairs without = and empty names", () => {
   assert.deepEqual([...parseCookies(";;x; =v; =; y=1;")], [["y", "1"]]);
 });
 
+Deno.test("parseCookies finds the pairs after many segments without =", () => {
+  const tail = "y".repeat(10_000);
+  const map = parseCookies(`${"x; ".repeat(700)}${tail}=1; z; w=2`);
+  assert.deepEqual([...map], [[tail, "1"], ["w", "2"]]);
+});
+
 Deno.test("parseCookies keeps values as sent, including bad percent-encoding", () => {
   const map = parseCookies("a=%E0%A4%A; b=%; c=a=b=c");
   assert.equal(map.get("a"), "%E0%A4%A");
