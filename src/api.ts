@@ -8,16 +8,15 @@
 import type { AuthContext, Credentials } from "./config.ts";
 import { clearCsrfCookie } from "./csrf.ts";
 import { AuthError } from "./errors.ts";
-import { errorResponse, jsonResponse, redirectResponse, responseParts } from "./http.ts";
-import { safeRedirectTarget } from "./origins.ts";
+import { errorResponse, type ResponseParts, responseParts } from "./http.ts";
+import { checkedRedirectTarget, finish } from "./redirects.ts";
 import { type RequestState, requestState } from "./request.ts";
 import { signInWithCredentials } from "./routes/credentials.ts";
 import { startOAuthSignIn } from "./routes/sign_in.ts";
 import {
   clearSessionCookies,
-  issueSession,
-  parseExpiresUpdate,
   readSession,
+  reissueSession,
   toSession,
   updatedUser,
 } from "./session.ts";
@@ -69,6 +68,25 @@ export interface AuthAPI<U extends User = User> {
   ): Promise<Session<U> | null>;
 }
 
+/** Runs an API action: an `AuthError` becomes its error response, anything else a logged 500. */
+async function answer(
+  ctx: AuthContext,
+  what: string,
+  action: (parts: ResponseParts) => Promise<Response>,
+): Promise<Response> {
+  const parts = responseParts();
+  try {
+    return await action(parts);
+  } catch (error) {
+    if (error instanceof AuthError) return errorResponse(error, parts);
+    ctx.logger.error(`${what} failed`, error);
+    return errorResponse(
+      new AuthError("server_error", "The server could not complete the request."),
+      parts,
+    );
+  }
+}
+
 function stateOf(ctx: AuthContext, request: Request): RequestState {
   return requestState(ctx, request, new URL(request.url));
 }
@@ -91,76 +109,60 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
         throw new TypeError("api.signIn needs options.request, the incoming Request.");
       }
       const state = stateOf(ctx, options.request);
-      const parts = responseParts();
-      try {
+      return await answer(ctx, "api.signIn", async (parts) => {
         const redirectTo = options.redirectTo === undefined
           ? null
-          : safeRedirectTarget(options.redirectTo, state.origin, await state.matcher());
-        if (options.redirectTo !== undefined && redirectTo === null) {
+          : await checkedRedirectTarget(state, options.redirectTo);
+        if (providerId !== "credentials") {
+          return await startOAuthSignIn(ctx, state, parts, providerId, {
+            redirectTo,
+            redirect: options.redirect !== false,
+          });
+        }
+        const credentials = options.credentials;
+        if (
+          !credentials || typeof credentials.username !== "string" ||
+          typeof credentials.password !== "string"
+        ) {
           throw new AuthError(
-            "invalid_redirect_to",
-            "redirectTo must be a path on this site or a URL on a trusted origin.",
+            "invalid_request",
+            'api.signIn("credentials") needs options.credentials with a username and password.',
           );
         }
-        if (providerId === "credentials") {
-          const credentials = options.credentials;
-          if (
-            !credentials || typeof credentials.username !== "string" ||
-            typeof credentials.password !== "string"
-          ) {
-            throw new AuthError(
-              "invalid_request",
-              'api.signIn("credentials") needs options.credentials with a username and password.',
-            );
-          }
-          const previous = await readSession(ctx, state);
-          const session = await signInWithCredentials(ctx, state, credentials, previous, parts);
-          return options.redirect === true
-            ? redirectResponse(redirectTo ?? "/", parts)
-            : jsonResponse(session, 200, parts);
-        }
-        return await startOAuthSignIn(ctx, state, parts, providerId, {
-          redirectTo,
-          redirect: options.redirect !== false,
-        });
-      } catch (error) {
-        if (error instanceof AuthError) return errorResponse(error, parts);
-        ctx.logger.error("api.signIn failed", error);
-        return errorResponse(
-          new AuthError("server_error", "The server could not complete the request."),
+        const session = await signInWithCredentials(ctx, state, credentials, parts);
+        return await finish(
+          state,
+          { redirect: options.redirect === true, redirectTo },
+          session,
+          200,
           parts,
         );
-      }
+      });
     },
 
     signOut(options: SignOutOptions = {}): Promise<Response> {
-      const parts = responseParts();
-      if (options.request) {
-        const state = stateOf(ctx, options.request);
-        parts.cookies.push(...clearSessionCookies(state), clearCsrfCookie(state));
-      } else {
-        for (const secure of [false, true]) {
-          const request = new Request(secure ? "https://localhost/" : "http://localhost/");
-          const state = stateOf(ctx, request);
+      // Without the request the scheme is unknown: clear the cookies of both.
+      const states = options.request
+        ? [stateOf(ctx, options.request)]
+        : [false, true].map((secure) =>
+          stateOf(ctx, new Request(secure ? "https://localhost/" : "http://localhost/"))
+        );
+      return answer(ctx, "api.signOut", async (parts) => {
+        for (const state of states) {
           parts.cookies.push(...clearSessionCookies(state), clearCsrfCookie(state));
         }
-      }
-      if (options.redirect === true) {
-        const own = options.request ? new URL(options.request.url).origin : "http://localhost";
-        const target = options.redirectTo === undefined
-          ? "/"
-          : safeRedirectTarget(options.redirectTo, own, () => false);
-        if (target === null) {
-          return Promise.resolve(
-            errorResponse(
-              new AuthError("invalid_redirect_to", "redirectTo must be a path on this site."),
-              parts,
-            ),
-          );
-        }
-        return Promise.resolve(redirectResponse(target, parts));
-      }
-      return Promise.resolve(jsonResponse({ ok: true }, 200, parts));
+        const state = states[0];
+        const redirectTo = options.redirectTo === undefined
+          ? null
+          : await checkedRedirectTarget(state, options.redirectTo);
+        return await finish(
+          state,
+          { redirect: options.redirect === true, redirectTo },
+          { ok: true },
+          200,
+          parts,
+        );
+      });
     },
 
     async updateSession(
@@ -175,15 +177,7 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
         throw new AuthError("invalid_request", "data must be an object of user fields.");
       }
       const user = await updatedUser(ctx, current.payload, data as Record<string, unknown>);
-      const exp = options.expires === undefined
-        ? current.payload.exp
-        : Math.min(current.payload.exp, parseExpiresUpdate(options.expires, state.now));
-      const next = await issueSession(ctx, state, user, {
-        jti: current.payload.jti,
-        authTime: current.payload.auth_time,
-        exp,
-      });
-      ctx.sessionCache.delete(current.token);
+      const next = await reissueSession(ctx, state, current, user, options.expires);
       for (const line of next.cookies) options.headers?.append("Set-Cookie", line);
       return next.session as Session<U>;
     },

@@ -5,7 +5,12 @@
  * @module
  */
 
-import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies.ts";
+import {
+  type CookieConfig,
+  type CookieJar,
+  FLOW_COOKIE_MAX_AGE,
+  resolveCookieJars,
+} from "./cookies.ts";
 import {
   type EnvReader,
   lookupEnv,
@@ -88,7 +93,6 @@ export interface AuthContext {
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
   readonly trustProxyHeaders: boolean;
-  readonly staticOrigins: readonly string[];
   readonly staticMatcher: OriginMatcher;
   readonly originsFn?: (request: Request) => string[] | Promise<string[]>;
   readonly identitySchema?: StandardSchemaV1<unknown, User>;
@@ -305,7 +309,7 @@ export function buildContext(config: AuthConfig): AuthContext {
       ...joseOptions,
       mode: flowMode(secret, mode),
       purpose: "oauth-flow",
-      maxAge: FLOW_MAX_AGE,
+      maxAge: FLOW_COOKIE_MAX_AGE,
     });
   } catch (error) {
     // A short or unusable secret is a config error like any other: TypeError, naming the option.
@@ -327,7 +331,6 @@ export function buildContext(config: AuthConfig): AuthContext {
     providers,
     jars,
     trustProxyHeaders: config.trustedProxyHeaders ?? false,
-    staticOrigins,
     staticMatcher,
     originsFn,
     identitySchema: config.identity?.schema as StandardSchemaV1<unknown, User> | undefined,
@@ -348,9 +351,6 @@ export function buildContext(config: AuthConfig): AuthContext {
 
 /** Lifetime of a CSRF token, in seconds. */
 export const CSRF_MAX_AGE = 2 * 60 * 60;
-
-/** Lifetime of the OAuth flow cookies, in seconds. */
-export const FLOW_MAX_AGE = 10 * 60;
 
 /**
  * Flow cookies must be confidential and tamper-proof: sealed when the secret

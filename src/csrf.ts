@@ -7,7 +7,7 @@
  */
 
 import { type AuthContext, CSRF_MAX_AGE } from "./config.ts";
-import { serializeCookie } from "./cookies.ts";
+import { clearCookieLines, serializeCookie } from "./cookies.ts";
 import { AuthError } from "./errors.ts";
 import { encodeBase64Url } from "./jose/base64url.ts";
 import type { RequestState } from "./request.ts";
@@ -91,11 +91,5 @@ export function submittedCsrfToken(
 
 /** The Set-Cookie line that removes the CSRF cookie. */
 export function clearCsrfCookie(state: RequestState): string {
-  const spec = state.jar.csrfToken;
-  return serializeCookie(
-    spec.name,
-    "",
-    { ...spec.attributes, maxAge: 0, expires: new Date(0) },
-    state.nowMs,
-  );
+  return clearCookieLines(state.jar.csrfToken, state.cookies)[0];
 }

@@ -10,7 +10,7 @@
 import type { AuthContext } from "./config.ts";
 import { submittedCsrfToken, verifyCsrf } from "./csrf.ts";
 import { AuthError } from "./errors.ts";
-import { type Body, readBody } from "./http.ts";
+import { type Body, mediaType, readBody } from "./http.ts";
 import type { RequestState } from "./request.ts";
 import { type CurrentSession, readSession } from "./session.ts";
 
@@ -22,11 +22,6 @@ export interface Guarded {
   body(optional?: boolean): Promise<Body>;
 }
 
-function isForm(request: Request): boolean {
-  const type = request.headers.get("Content-Type") ?? "";
-  return type.split(";")[0].trim().toLowerCase() === "application/x-www-form-urlencoded";
-}
-
 /** Runs the CSRF and session checks; `needsSession` makes a missing session a 401. */
 export async function guardMutation(
   ctx: AuthContext,
@@ -34,7 +29,10 @@ export async function guardMutation(
   needsSession: boolean,
 ): Promise<Guarded> {
   let formBody: Body | null = null;
-  if (isForm(state.request) && state.request.headers.get("X-CSRF-Token") === null) {
+  if (
+    mediaType(state.request) === "application/x-www-form-urlencoded" &&
+    state.request.headers.get("X-CSRF-Token") === null
+  ) {
     formBody = await readBody(state.request, true);
   }
   const session = await readSession(ctx, state);

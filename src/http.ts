@@ -62,6 +62,11 @@ export function errorResponse(error: AuthError, parts?: ResponseParts): Response
   return jsonResponse(error.toJSON(), error.status, parts);
 }
 
+/** The media type of a request or response, lower-cased, without parameters. */
+export function mediaType(message: Request | Response): string {
+  return (message.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
 /** A parsed request body: a flat record of JSON values or form strings. */
 export type Body = Record<string, unknown>;
 
@@ -78,7 +83,7 @@ export async function readBody(request: Request, optional = false): Promise<Body
     if (optional) return {};
     throw new AuthError("invalid_request", "The request body is empty: expected JSON.");
   }
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaType(request);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

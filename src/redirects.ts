@@ -41,17 +41,23 @@ export async function redirectIntent(state: RequestState): Promise<RedirectInten
     );
   }
   const raw = singleParam(state.url, "redirectTo");
-  let redirectTo: string | null = null;
-  if (raw !== null) {
-    redirectTo = safeRedirectTarget(raw, state.origin, await state.matcher());
-    if (redirectTo === null) {
-      throw new AuthError(
-        "invalid_redirect_to",
-        "redirectTo must be a path on this site or a URL on a trusted origin.",
-      );
-    }
-  }
+  const redirectTo = raw === null ? null : await checkedRedirectTarget(state, raw);
   return { redirect: redirect === "true", redirectTo };
+}
+
+/**
+ * A `redirectTo` made safe for `Location`: a path on this site or a URL on a
+ * trusted origin. Anything else is refused with 400 `invalid_redirect_to`.
+ */
+export async function checkedRedirectTarget(state: RequestState, raw: string): Promise<string> {
+  const target = safeRedirectTarget(raw, state.origin, await state.matcher());
+  if (target === null) {
+    throw new AuthError(
+      "invalid_redirect_to",
+      "redirectTo must be a path on this site or a URL on a trusted origin.",
+    );
+  }
+  return target;
 }
 
 /** Where to go after success: `redirectTo`, else a same-origin or trusted Referer, else `/`. */

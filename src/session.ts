@@ -151,6 +151,30 @@ export async function issueSession(
   return { session: toSession(payload), payload, token, cookies };
 }
 
+/**
+ * Re-issues the current session for `user`, keeping its id and first issue
+ * time; `expires` (an ISO 8601 string) can only shorten it. The replaced
+ * token leaves the cache.
+ */
+export async function reissueSession(
+  ctx: AuthContext,
+  state: RequestState,
+  current: CurrentSession,
+  user: User,
+  expires?: unknown,
+): ReturnType<typeof issueSession> {
+  const exp = expires === undefined
+    ? current.payload.exp
+    : Math.min(current.payload.exp, parseExpiresUpdate(expires, state.now));
+  const next = await issueSession(ctx, state, user, {
+    jti: current.payload.jti,
+    authTime: current.payload.auth_time,
+    exp,
+  });
+  ctx.sessionCache.delete(current.token);
+  return next;
+}
+
 /** Set-Cookie lines that remove the session cookie and any of its chunks. */
 export function clearSessionCookies(state: RequestState): string[] {
   return clearCookieLines(state.jar.sessionToken, state.cookies);

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { type AuthContext, FLOW_MAX_AGE } from "../config.ts";
-import { serializeCookie } from "../cookies.ts";
+import type { AuthContext } from "../config.ts";
+import { clearCookieLines, serializeCookie } from "../cookies.ts";
 import type { RequestState } from "../request.ts";
 import { randomToken } from "./pkce.ts";
 
@@ -37,12 +37,7 @@ export async function flowCookieLines(
   return await Promise.all(FLOW_KEYS.map(async (key) => {
     const token = await ctx.flowJose.encodeJWT({ v: values[key], p: providerId, f: flow, k: key });
     const spec = state.jar[key];
-    return serializeCookie(
-      spec.name,
-      token,
-      { ...spec.attributes, maxAge: FLOW_MAX_AGE },
-      state.nowMs,
-    );
+    return serializeCookie(spec.name, token, spec.attributes, state.nowMs);
   }));
 }
 
@@ -84,13 +79,5 @@ export async function readFlowCookies(
 
 /** Set-Cookie lines that remove every flow cookie. */
 export function clearFlowCookieLines(state: RequestState): string[] {
-  return FLOW_KEYS.map((key) => {
-    const spec = state.jar[key];
-    return serializeCookie(
-      spec.name,
-      "",
-      { ...spec.attributes, maxAge: 0, expires: new Date(0) },
-      state.nowMs,
-    );
-  });
+  return FLOW_KEYS.flatMap((key) => clearCookieLines(state.jar[key], state.cookies));
 }

@@ -13,6 +13,7 @@ import {
   providerError,
   readProviderText,
 } from "./provider_fetch.ts";
+import { mediaType } from "../http.ts";
 import type { ResolvedProvider } from "./resolve.ts";
 import type { OAuthTokens } from "./types.ts";
 
@@ -53,7 +54,7 @@ export async function exchangeCode(
     body,
   }, "token");
   const text = await readProviderText(response, "token");
-  const type = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaType(response);
   let data: Record<string, unknown>;
   if (type === "application/x-www-form-urlencoded") {
     data = Object.fromEntries(new URLSearchParams(text));

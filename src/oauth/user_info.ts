@@ -10,6 +10,7 @@ import {
   providerError,
   readProviderText,
 } from "./provider_fetch.ts";
+import { mediaType } from "../http.ts";
 import type { ResolvedProvider } from "./resolve.ts";
 import type { OAuthTokens } from "./types.ts";
 
@@ -26,7 +27,7 @@ export async function fetchUserInfo(
   if (!response.ok) {
     throw providerError(`The provider's user-info endpoint answered ${response.status}.`);
   }
-  const type = (response.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaType(response);
   if (type !== "application/json" && !type.endsWith("+json")) {
     throw providerError("The provider's user-info response is not JSON.");
   }

@@ -14,7 +14,6 @@ import { timedFetch } from "../oauth/provider_fetch.ts";
 import { exchangeCode } from "../oauth/token.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { RequestState } from "../request.ts";
-import { readSession } from "../session.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { isAuthorizationErrorCode } from "../types.ts";
 import { callApp, startSession } from "./sign_in_session.ts";
@@ -86,8 +85,7 @@ export async function callbackRoute(
       `profile of provider ${provider.id}`,
       () => provider.profile(raw, { tokens, fetch: fetchFn }),
     );
-    const previous = await readSession(ctx, state);
-    await startSession(ctx, state, user, previous, parts);
+    await startSession(ctx, state, user, parts);
     ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
     return redirectResponse(flow.redirectTo, parts);
   } catch (error) {

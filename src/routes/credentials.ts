@@ -5,7 +5,6 @@
  */
 
 import type { AuthContext, Credentials } from "../config.ts";
-import type { CurrentSession } from "../session.ts";
 import type { Session } from "../types.ts";
 import { AuthError } from "../errors.ts";
 import { guardMutation } from "../guard.ts";
@@ -45,7 +44,7 @@ export async function credentialsRoute(
     username: credential(body, "username"),
     password: credential(body, "password"),
   };
-  const session = await signInWithCredentials(ctx, state, credentials, guarded.session, parts);
+  const session = await signInWithCredentials(ctx, state, credentials, parts);
   return finish(state, intent, session, 200, parts);
 }
 
@@ -54,7 +53,6 @@ export async function signInWithCredentials(
   ctx: AuthContext,
   state: RequestState,
   credentials: Credentials,
-  previous: CurrentSession | null,
   parts: ResponseParts,
 ): Promise<Session> {
   const authorize = ctx.authorize;
@@ -72,5 +70,5 @@ export async function signInWithCredentials(
     ctx.logger.log("info", "credentials sign-in refused");
     throw new AuthError("access_denied", "Wrong username or password.");
   }
-  return await startSession(ctx, state, user, previous, parts);
+  return await startSession(ctx, state, user, parts);
 }

@@ -7,15 +7,14 @@
 import type { AuthContext } from "../config.ts";
 import { AuthError } from "../errors.ts";
 import { guardMutation } from "../guard.ts";
-import { jsonResponse, type ResponseParts } from "../http.ts";
+import { jsonResponse, mediaType, type ResponseParts } from "../http.ts";
 import { finish, redirectIntent } from "../redirects.ts";
 import type { RequestState } from "../request.ts";
 import {
   clearSessionCookies,
   hasSessionCookie,
-  issueSession,
-  parseExpiresUpdate,
   readSession,
+  reissueSession,
   toSession,
   updatedUser,
   userFromPayload,
@@ -35,12 +34,7 @@ export async function getSessionRoute(
   const { payload } = current;
   const issuedAt = typeof payload.iat === "number" ? payload.iat : payload.auth_time;
   if (state.now - issuedAt >= ctx.updateAge) {
-    const renewed = await issueSession(ctx, state, userFromPayload(payload), {
-      jti: payload.jti,
-      authTime: payload.auth_time,
-      exp: payload.exp,
-    });
-    ctx.sessionCache.delete(current.token);
+    const renewed = await reissueSession(ctx, state, current, userFromPayload(payload));
     parts.cookies.push(...renewed.cookies);
     return jsonResponse(renewed.session, 200, parts);
   }
@@ -75,21 +69,10 @@ export async function updateSessionRoute(
   const guarded = await guardMutation(ctx, state, true);
   const current = guarded.session!;
   const intent = await redirectIntent(state);
-  const form = (state.request.headers.get("Content-Type") ?? "").toLowerCase().startsWith(
-    "application/x-www-form-urlencoded",
-  );
+  const form = mediaType(state.request) === "application/x-www-form-urlencoded";
   const { user: update, expires } = splitUpdate(await guarded.body(), form);
-  const exp = expires === undefined ? current.payload.exp : Math.min(
-    current.payload.exp,
-    parseExpiresUpdate(expires, state.now),
-  );
   const user = await updatedUser(ctx, current.payload, update);
-  const next = await issueSession(ctx, state, user, {
-    jti: current.payload.jti,
-    authTime: current.payload.auth_time,
-    exp,
-  });
-  ctx.sessionCache.delete(current.token);
+  const next = await reissueSession(ctx, state, current, user, expires);
   parts.cookies.push(...next.cookies);
   return finish(state, intent, next.session, 200, parts);
 }

@@ -10,7 +10,8 @@ import { issueCsrfToken } from "../csrf.ts";
 import { AuthError } from "../errors.ts";
 import type { ResponseParts } from "../http.ts";
 import type { RequestState } from "../request.ts";
-import { type CurrentSession, issueSession, validateUser } from "../session.ts";
+import { issueSession, validateUser } from "../session.ts";
+import { readChunkedCookie } from "../cookies.ts";
 import type { Session } from "../types.ts";
 
 /**
@@ -35,17 +36,21 @@ export async function callApp<T>(
   }
 }
 
-/** Validates the user, issues the session and a CSRF token bound to it, and adds their cookies. */
+/**
+ * Validates the user, issues the session and a CSRF token bound to it, and
+ * adds their cookies. A session cookie the request still carries is evicted
+ * from the cache by its exact value, without decoding it.
+ */
 export async function startSession(
   ctx: AuthContext,
   state: RequestState,
   value: unknown,
-  previous: CurrentSession | null,
   parts: ResponseParts,
 ): Promise<Session> {
   const user = await callApp(ctx, "user validation", () => validateUser(ctx, value));
   const issued = await issueSession(ctx, state, user);
-  if (previous) ctx.sessionCache.delete(previous.token);
+  const previous = readChunkedCookie(state.jar.sessionToken.name, state.cookies);
+  if (previous !== undefined) ctx.sessionCache.delete(previous);
   const csrf = await issueCsrfToken(ctx, state, issued.payload.jti);
   parts.cookies.push(...issued.cookies, csrf.cookie);
   return issued.session;

@@ -40,6 +40,6 @@ export async function signUpRoute(
     "signUp.onCreateUser",
     () => onCreateUser(payload, state.request),
   );
-  const session = await startSession(ctx, state, user, guarded.session, parts);
+  const session = await startSession(ctx, state, user, parts);
   return finish(state, intent, session, 201, parts);
 }
