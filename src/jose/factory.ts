@@ -20,8 +20,7 @@ import { checkJWEKeyUsage } from "./key_management.ts";
 import { type JWSKey, prepareJWSKey, signWithSegment, verifyWithKey } from "./jws.ts";
 import { checkClaims, checkClaimTypes, issueClaims, parseClaims, serializeClaims } from "./jwt.ts";
 import {
-  deriveEncryptionKey,
-  deriveSigningKey,
+  deriveKey,
   type HkdfBase,
   importHkdfBase,
   type KeySides,
@@ -231,53 +230,42 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   const typ = purpose === "session" ? "JWT" : `${purpose}+jwt`;
 
   let base: Promise<HkdfBase> | undefined;
-  function hkdfBase(secret: Bytes, salt: Bytes | undefined): Promise<HkdfBase> {
-    return base ??= importHkdfBase(secret, salt);
+
+  /** The key sides for a use: derived from the secret, or the ones given. */
+  async function sidesFor(use: "signing" | "encryption"): Promise<KeySides> {
+    if (source.kind === "secret") {
+      base ??= importHkdfBase(source.secret, source.salt);
+      const derived = await deriveKey(await base, purpose, use);
+      return { private: derived, public: derived };
+    }
+    const sides = use === "signing" ? source.sign : source.encrypt;
+    if (!sides) throw noKey(use);
+    return sides;
   }
 
+  // Each context is built once; `*Ready` lets warm calls skip the await.
   let signingPromise: Promise<SigningContext> | undefined;
   let signingReady: SigningContext | undefined;
-  function signing(): Promise<SigningContext> | SigningContext {
-    if (signingReady) return signingReady;
-    return signingPromise ??= (async () => {
-      let sides: KeySides | undefined;
-      if (source.kind === "secret") {
-        const derived = await deriveSigningKey(await hkdfBase(source.secret, source.salt), purpose);
-        sides = { private: derived, public: derived };
-      } else {
-        sides = source.sign;
-      }
-      if (!sides) throw noKey("signing");
-      return signingReady = signingContext(sides, typ);
-    })().catch((error) => {
-      signingPromise = undefined;
-      base = undefined;
-      throw error;
-    });
+  function signing(): Promise<SigningContext> {
+    return signingPromise ??= sidesFor("signing")
+      .then((sides) => signingReady = signingContext(sides, typ))
+      .catch((error) => {
+        signingPromise = undefined;
+        base = undefined;
+        throw error;
+      });
   }
 
   let encryptionPromise: Promise<EncryptionContext> | undefined;
   let encryptionReady: EncryptionContext | undefined;
-  function encryption(): Promise<EncryptionContext> | EncryptionContext {
-    if (encryptionReady) return encryptionReady;
-    return encryptionPromise ??= (async () => {
-      let sides: KeySides | undefined;
-      if (source.kind === "secret") {
-        const derived = await deriveEncryptionKey(
-          await hkdfBase(source.secret, source.salt),
-          purpose,
-        );
-        sides = { private: derived, public: derived };
-      } else {
-        sides = source.encrypt;
-      }
-      if (!sides) throw noKey("encryption");
-      return encryptionReady = encryptionContext(sides);
-    })().catch((error) => {
-      encryptionPromise = undefined;
-      base = undefined;
-      throw error;
-    });
+  function encryption(): Promise<EncryptionContext> {
+    return encryptionPromise ??= sidesFor("encryption")
+      .then((sides) => encryptionReady = encryptionContext(sides))
+      .catch((error) => {
+        encryptionPromise = undefined;
+        base = undefined;
+        throw error;
+      });
   }
 
   function now(options?: DecodeOptions): number {

@@ -119,11 +119,6 @@ export function resolveKeySource(
   );
 }
 
-/** HKDF `info` for a purpose and a use, e.g. `@service-stack/auth session signing`. */
-export function hkdfInfo(purpose: string, use: "signing" | "encryption"): string {
-  return `@service-stack/auth ${purpose} ${use}`;
-}
-
 /** The HKDF input key and salt (SHA-256 of the secret unless a salt is given). */
 export interface HkdfBase {
   key: CryptoKey;
@@ -139,34 +134,26 @@ export async function importHkdfBase(secret: Bytes, salt: Bytes | undefined): Pr
   return { key, salt: new Uint8Array(digest) };
 }
 
-/** Derives the HS256 key (256 bits) for a purpose. */
-export function deriveSigningKey(base: HkdfBase, purpose: string): Promise<CryptoKey> {
+/**
+ * Derives the key for a purpose and use: HS256 (256 bits) for signing, A256GCM
+ * for encryption; HKDF `info` is e.g. `@service-stack/auth session signing`.
+ */
+export function deriveKey(
+  base: HkdfBase,
+  purpose: string,
+  use: "signing" | "encryption",
+): Promise<CryptoKey> {
+  const signing = use === "signing";
   return subtle.deriveKey(
     {
       name: "HKDF",
       hash: "SHA-256",
       salt: base.salt,
-      info: encoder.encode(hkdfInfo(purpose, "signing")),
+      info: encoder.encode(`@service-stack/auth ${purpose} ${use}`),
     },
     base.key,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
+    signing ? { name: "HMAC", hash: "SHA-256", length: 256 } : { name: "AES-GCM", length: 256 },
     false,
-    ["sign", "verify"],
-  );
-}
-
-/** Derives the A256GCM key for a purpose. */
-export function deriveEncryptionKey(base: HkdfBase, purpose: string): Promise<CryptoKey> {
-  return subtle.deriveKey(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: base.salt,
-      info: encoder.encode(hkdfInfo(purpose, "encryption")),
-    },
-    base.key,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
+    signing ? ["sign", "verify"] : ["encrypt", "decrypt"],
   );
 }

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { createJose, type CryptoSecret, type JWTKey } from "../../jose.ts";
-import { hkdfInfo } from "../../src/jose/keys.ts";
 import { headerOf } from "./_tokens.ts";
 
 const SECRET = "k".repeat(32);
@@ -104,12 +103,6 @@ Deno.test("invalid options throw TypeError synchronously", () => {
   assert.throws(() => createJose(SECRET, { purpose: "" }), TypeError);
   assert.throws(() => createJose(SECRET, { maxAge: -1 }), TypeError);
   assert.throws(() => createJose(SECRET, { clockTolerance: Number.NaN }), TypeError);
-});
-
-Deno.test("HKDF info strings are distinct per purpose and use", () => {
-  assert.equal(hkdfInfo("session", "signing"), "@service-stack/auth session signing");
-  assert.equal(hkdfInfo("session", "encryption"), "@service-stack/auth session encryption");
-  assert.notEqual(hkdfInfo("csrf", "signing"), hkdfInfo("session", "signing"));
 });
 
 const signingCases: [string, () => Promise<CryptoKey | CryptoKeyPair>, string][] = [
