@@ -72,6 +72,7 @@ export function requestOrigin(
       proto = validProto(firstValue(headers.get("x-forwarded-proto")));
       host = validHost(firstValue(headers.get("x-forwarded-host")));
     }
+    if (proto === undefined && host === undefined) return Object.freeze(own);
     proto ??= url.protocol.slice(0, -1);
     host ??= url.host;
     if (proto !== "http" && proto !== "https") return Object.freeze(own);

@@ -42,6 +42,14 @@ Deno.test("requestOrigin ignores every forwarding header when trust is off", () 
   });
 });
 
+Deno.test("requestOrigin with proxy trust but no forwarding header uses the URL", () => {
+  assert.deepEqual(origin("http://localhost:8000/auth", {}, true), {
+    origin: "http://localhost:8000",
+    secure: false,
+  });
+  assert.deepEqual(origin("https://app.example.com/auth", {}, true), { origin: OWN, secure: true });
+});
+
 Deno.test("requestOrigin reads X-Forwarded-Proto and X-Forwarded-Host when trusted", () => {
   const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" };
   assert.deepEqual(origin("http://internal:8080/auth", headers, true), {
@@ -152,6 +160,7 @@ Deno.test("requestOrigin keeps a valid Forwarded field when the other is invalid
 
 Deno.test("requestOrigin returns a frozen value", () => {
   assert.ok(Object.isFrozen(origin("http://a.com/", {}, false)));
+  assert.ok(Object.isFrozen(origin("http://a.com/", {}, true)));
   assert.ok(Object.isFrozen(origin("http://a.com/", { "x-forwarded-proto": "https" }, true)));
 });
 
