@@ -187,9 +187,23 @@ function partyInfo(value: unknown, name: string): Bytes {
   return decode(value);
 }
 
-/** Derives the ECDH-ES key: the CEK itself for `ECDH-ES`, else the key-wrapping key. */
-function ecdhKeyBits(alg: JWEAlgorithm, enc: JWEEncryption): [number, string] {
-  return alg === "ECDH-ES" ? [CONTENT[enc].keyBytes * 8, enc] : [KW_BITS[alg]!, alg];
+/** Derives the ECDH-ES key from the shared secret: the CEK itself for `ECDH-ES`, else the key-wrapping key. */
+function ecdhDerive(
+  alg: JWEAlgorithm,
+  enc: JWEEncryption,
+  shared: ArrayBuffer,
+  header: { apu?: unknown; apv?: unknown },
+): Promise<Bytes> {
+  const [bits, algorithmId] = alg === "ECDH-ES"
+    ? [CONTENT[enc].keyBytes * 8, enc]
+    : [KW_BITS[alg]!, alg];
+  return concatKdf(
+    new Uint8Array(shared),
+    bits,
+    algorithmId,
+    partyInfo(header.apu, "apu"),
+    partyInfo(header.apv, "apv"),
+  );
 }
 
 /** Produces the CEK for encryption, and the encrypted key / `epk` that carry it. */
@@ -234,14 +248,7 @@ export async function createContentKey(
         ),
       ]);
       const epk: EphemeralPublicKey = { kty: "EC", crv: jwk.crv!, x: jwk.x!, y: jwk.y! };
-      const [bits, algorithmId] = ecdhKeyBits(alg, enc);
-      const derived = await concatKdf(
-        new Uint8Array(shared),
-        bits,
-        algorithmId,
-        partyInfo(header.apu, "apu"),
-        partyInfo(header.apv, "apv"),
-      );
+      const derived = await ecdhDerive(alg, enc, shared, header);
       if (alg === "ECDH-ES") return { cek: derived, encryptedKey: empty, epk };
       const kek = await subtle.importKey("raw", derived, "AES-KW", false, ["wrapKey"]);
       return { ...await wrap(enc, kek, newCek()), epk };
@@ -329,7 +336,10 @@ export function checkEncryptedKeySegment(alg: JWEAlgorithm, encryptedKey: Uint8A
   }
 }
 
-/** Recovers the CEK for decryption. Failures are `ERR_JWE_DECRYPTION_FAILED`. */
+/**
+ * Recovers the CEK for decryption, after `checkEncryptedKeySegment`.
+ * Failures are `ERR_JWE_DECRYPTION_FAILED`.
+ */
 export async function recoverContentKey(
   alg: JWEAlgorithm,
   enc: JWEEncryption,
@@ -338,7 +348,6 @@ export async function recoverContentKey(
   header: Record<string, unknown>,
 ): Promise<ContentKey> {
   const spec = CONTENT[enc];
-  checkEncryptedKeySegment(alg, encryptedKey);
   switch (alg) {
     case "dir":
       return key;
@@ -389,14 +398,7 @@ export async function recoverContentKey(
       } catch {
         return decryptionFailed();
       }
-      const [bits, algorithmId] = ecdhKeyBits(alg, enc);
-      const derived = await concatKdf(
-        new Uint8Array(shared),
-        bits,
-        algorithmId,
-        partyInfo(header.apu, "apu"),
-        partyInfo(header.apv, "apv"),
-      );
+      const derived = await ecdhDerive(alg, enc, shared, header);
       if (alg === "ECDH-ES") return derived;
       const kek = await subtle.importKey("raw", derived, "AES-KW", false, ["unwrapKey"]);
       return await unwrap(enc, kek, encryptedKey);
