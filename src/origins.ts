@@ -310,7 +310,8 @@ function compilePattern(raw: unknown): Pattern {
   }
   const protocol = `${m[1].toLowerCase()}:`;
   const wildcardLabel = m[2] !== undefined;
-  const portText = m[4] ?? "";
+  // Canonical digits: URL reads "08443" as 8443, and origins are compared as URL serializes them.
+  const portText = m[4] === undefined || m[4] === "*" ? m[4] ?? "" : String(Number(m[4]));
   if (portText !== "*" && portText !== "" && (Number(portText) < 1 || Number(portText) > 65535)) {
     throw bad("expected a port between 1 and 65535");
   }

@@ -235,6 +235,13 @@ Deno.test("an explicit default port in a pattern equals no port", () => {
   assert.equal(m("https://x.b.com"), true);
 });
 
+Deno.test("a port with leading zeros in a pattern is that port", () => {
+  const m = compileOriginPatterns(["https://example.com:08443", "https://*.b.com:0443"]);
+  assert.equal(m("https://example.com:8443"), true);
+  assert.equal(m("https://x.b.com"), true);
+  assert.equal(m("https://example.com"), false);
+});
+
 Deno.test("IDN patterns and origins compare in their punycode form", () => {
   const m = compileOriginPatterns(["https://*.bücher.example"]);
   assert.equal(m("https://shop.xn--bcher-kva.example"), true);
