@@ -43,7 +43,8 @@ function toWebRequest(req, signal) {
   }
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(new URL(target, `http://${host}`), {
+  // Appended, not resolved: `new URL("//evil.example/x", base)` would take that host.
+  return new Request(new URL(`http://${host}${target}`), {
     method,
     headers,
     body: hasBody ? /** @type {ReadableStream} */ (Readable.toWeb(req)) : undefined,

@@ -209,6 +209,20 @@ for (const target of TARGETS) {
     },
   });
 
+  Deno.test({
+    name: `${name}: a request target starting with // stays a path on the server's host`,
+    ignore,
+    async fn() {
+      await using server = await launch(target);
+      // Read as a URL relative to the host, `//evil.example/app.js` would become that host's /app.js.
+      for (const path of ["//evil.example/app.js", "//evil.example/auth/csrfToken"]) {
+        const response = await fetch(`${server.url}${path}`);
+        await response.body?.cancel();
+        assert.equal(response.status, 404, path);
+      }
+    },
+  });
+
   if (name === "deno") continue;
 
   Deno.test({
