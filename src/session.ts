@@ -45,7 +45,7 @@ function isSessionPayload(payload: JWTPayload): payload is SessionPayload {
 }
 
 /** Verifies a session token; `null` for anything invalid, expired or past the absolute cap. Never throws. */
-export async function verifySessionToken(
+async function verifySessionToken(
   ctx: AuthContext,
   token: string,
   now: number,
@@ -285,7 +285,7 @@ export async function updatedUser(
 }
 
 /** Parses an `expires` update: an ISO 8601 date in the future; returns seconds. */
-export function parseExpiresUpdate(value: unknown, now: number): number {
+function parseExpiresUpdate(value: unknown, now: number): number {
   if (typeof value !== "string" || value.length > 64) {
     throw new AuthError("invalid_request", "expires must be an ISO 8601 date string.");
   }

@@ -36,9 +36,6 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   };
 }
 
-/** The output type of a Standard Schema. */
-export type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never;
-
 /** Whether a value looks like a Standard Schema v1 object. */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;

@@ -23,7 +23,7 @@ export interface ResolvedProvider extends OAuthProviderCredentials {
 }
 
 /** Parameters the flow sets itself; `authorizationParams` may not override them. */
-export const RESERVED_AUTHORIZATION_PARAMS: ReadonlySet<string> = new Set([
+const RESERVED_AUTHORIZATION_PARAMS: ReadonlySet<string> = new Set([
   "state",
   "code_challenge",
   "code_challenge_method",

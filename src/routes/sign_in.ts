@@ -14,7 +14,7 @@ import { defaultTarget, redirectIntent, singleParam } from "../redirects.ts";
 import type { RequestState } from "../request.ts";
 
 /** The redirect URI registered with providers: `{origin}{basePath}/callback/{id}`. */
-export function callbackURI(ctx: AuthContext, state: RequestState, providerId: string): string {
+function callbackURI(ctx: AuthContext, state: RequestState, providerId: string): string {
   return `${state.origin}${ctx.basePath}/callback/${encodeURIComponent(providerId)}`;
 }
 
