@@ -156,6 +156,13 @@ function checkSize(token: string): string {
   return token;
 }
 
+function checkTolerance(tolerance: number): number {
+  if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
+    throw new TypeError(`The clockTolerance ${tolerance} is invalid; expected seconds >= 0.`);
+  }
+  return tolerance;
+}
+
 function checkOptions(
   options: JoseOptions,
 ): Required<Pick<JoseOptions, "mode" | "purpose" | "maxAge" | "clock" | "clockTolerance">> {
@@ -177,12 +184,7 @@ function checkOptions(
   if (typeof maxAge !== "number" || !(maxAge > 0) || !Number.isFinite(maxAge)) {
     throw new TypeError(`The maxAge ${maxAge} is invalid; expected a positive number of seconds.`);
   }
-  const clockTolerance = options.clockTolerance ?? 5;
-  if (
-    typeof clockTolerance !== "number" || !(clockTolerance >= 0) || !Number.isFinite(clockTolerance)
-  ) {
-    throw new TypeError(`The clockTolerance ${clockTolerance} is invalid; expected seconds >= 0.`);
-  }
+  const clockTolerance = checkTolerance(options.clockTolerance ?? 5);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== "function") {
     throw new TypeError("The clock option is not a function; expected () => milliseconds.");
@@ -278,13 +280,9 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   function claimChecks(options: DecodeOptions | undefined, requireExp: boolean) {
-    const tolerance = options?.clockTolerance ?? clockTolerance;
-    if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
-      throw new TypeError(`The clockTolerance ${tolerance} is invalid; expected seconds >= 0.`);
-    }
     return {
+      tolerance: checkTolerance(options?.clockTolerance ?? clockTolerance),
       now: now(options),
-      tolerance,
       requireExp,
       issuer: options?.issuer ?? issuer,
       audience: options?.audience ?? audience,
