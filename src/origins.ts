@@ -163,6 +163,8 @@ export function compileOriginPatterns(patterns: readonly string[]): OriginMatche
   }
   const frozen = Object.freeze(wildcards);
   return function matchesTrustedOrigin(origin: string): boolean {
+    // Callers mostly pass a serialized origin, which needs no parsing for an exact hit.
+    if (exact.has(origin)) return true;
     const url = parseOrigin(origin);
     if (url === null) return false;
     if (exact.has(url.origin)) return true;
@@ -251,7 +253,8 @@ export function safeRedirectTarget(
     const url = new URL(target);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
     if (url.username !== "" || url.password !== "" || url.host === "") return null;
-    if (!isTrustedOrigin(url.origin, own, matcher)) return null;
+    // url is already checked: compare its origin without parsing it again.
+    if (url.origin !== self?.origin && matcher(url.origin) !== true) return null;
     return url.href.length > MAX_REDIRECT_TARGET_LENGTH ? null : url.href;
   } catch {
     return null;
