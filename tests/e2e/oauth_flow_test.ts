@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { createAuth } from "../../mod.ts";
 import { createMockProvider, type MockProvider } from "../../testing.ts";
+import { CookieJar as Jar } from "../support/cookie_jar.ts";
 
 const SECRET = "e2e-secret-0123456789abcdef-0123456789abcdef";
 
@@ -15,22 +16,6 @@ interface Served {
 function serve(handler: (request: Request) => Response | Promise<Response>): Served {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
   return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
-}
-
-class Jar {
-  cookies = new Map<string, string>();
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-  store(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(";").map((part) => part.trim());
-      const index = pair.indexOf("=");
-      const expired = attributes.some((attr) => /^max-age=0$/i.test(attr));
-      if (expired) this.cookies.delete(pair.slice(0, index));
-      else this.cookies.set(pair.slice(0, index), pair.slice(index + 1));
-    }
-  }
 }
 
 async function withServers(
@@ -57,9 +42,9 @@ async function withServers(
 async function get(url: string, jar: Jar, headers: Record<string, string> = {}): Promise<Response> {
   const response = await fetch(url, {
     redirect: "manual",
-    headers: { Cookie: jar.header(), ...headers },
+    headers: { Cookie: jar.header(url), ...headers },
   });
-  jar.store(response);
+  jar.store(response, url);
   return response;
 }
 
@@ -80,8 +65,8 @@ Deno.test("oauth e2e: sign-in, callback, session and sign-out over loopback", as
     const callback = await signInThroughProvider(app, jar, "?redirectTo=%2Fdashboard");
     assert.equal(callback.status, 302);
     assert.equal(callback.headers.get("Location"), "/dashboard");
-    assert.ok(jar.cookies.has("service-stack.session_token"));
-    assert.ok(!jar.cookies.has("service-stack.state"), "flow cookies are cleared");
+    assert.ok(jar.get("service-stack.session_token") !== undefined);
+    assert.ok(jar.get("service-stack.state") === undefined, "flow cookies are cleared");
 
     const session = await get(`${app.url}/auth/session`, jar);
     assert.equal(session.status, 200);
@@ -100,9 +85,9 @@ Deno.test("oauth e2e: sign-in, callback, session and sign-out over loopback", as
     const csrf = await (await get(`${app.url}/auth/csrfToken`, jar)).json();
     const signOut = await fetch(`${app.url}/auth/signOut`, {
       method: "POST",
-      headers: { Cookie: jar.header(), "X-CSRF-Token": csrf.csrfToken },
+      headers: { Cookie: jar.header(app.url), "X-CSRF-Token": csrf.csrfToken },
     });
-    jar.store(signOut);
+    jar.store(signOut, `${app.url}/auth/signOut`);
     assert.equal(signOut.status, 200);
     assert.deepEqual(await signOut.json(), { ok: true });
     const after = await get(`${app.url}/auth/session`, jar);
@@ -141,7 +126,7 @@ Deno.test("oauth e2e: a provider denial redirects to the target with access_deni
     const location = new URL(callback.headers.get("Location")!, app.url);
     assert.equal(location.pathname, "/home");
     assert.equal(location.searchParams.get("error"), "access_denied");
-    assert.ok(!jar.cookies.has("service-stack.session_token"));
+    assert.ok(jar.get("service-stack.session_token") === undefined);
   }, { decide: "deny" });
 });
 
@@ -149,7 +134,7 @@ Deno.test("oauth e2e: a replayed callback URL fails and creates no session", asy
   await withServers(async (app) => {
     const jar = new Jar();
     const start = await get(`${app.url}/auth/signIn/mock`, jar);
-    const flowCookies = jar.header();
+    const flowCookies = jar.header(app.url);
     const authorize = await get(start.headers.get("Location")!, jar);
     const callbackURL = authorize.headers.get("Location")!;
     const first = await get(callbackURL, jar);
@@ -160,12 +145,12 @@ Deno.test("oauth e2e: a replayed callback URL fails and creates no session", asy
       redirect: "manual",
       headers: { Cookie: flowCookies },
     });
-    replayJar.store(replay);
+    replayJar.store(replay, callbackURL);
     assert.equal(replay.status, 302);
     assert.equal(
       new URL(replay.headers.get("Location")!, app.url).searchParams.get("error"),
       "invalid_grant",
     );
-    assert.ok(!replayJar.cookies.has("service-stack.session_token"));
+    assert.ok(replayJar.get("service-stack.session_token") === undefined);
   });
 });
