@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { JWEAlgorithm, JWSAlgorithm } from "../../jose.ts";
+import { decodeBase64Url, type JWEAlgorithm, type JWSAlgorithm } from "../../jose.ts";
 
 /** A JWK as plain strings. */
 export type Jwk = Record<string, string>;
@@ -38,16 +38,15 @@ export async function importPair(
   };
 }
 
-/** Imports raw bytes of an `oct` JWK. */
+/** The raw bytes of an `oct` JWK. */
 export function octBytes(jwk: Jwk): Uint8Array<ArrayBuffer> {
-  const b64 = jwk.k.replaceAll("-", "+").replaceAll("_", "/");
-  return Uint8Array.from(atob(b64 + "=".repeat((4 - b64.length % 4) % 4)), (c) => c.charCodeAt(0));
+  return decodeBase64Url(jwk.k) as Uint8Array<ArrayBuffer>;
 }
 
 const RSA = { modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
 
 /** Web Crypto parameters that generate a key for a JWS algorithm. */
-export function jwsKeyParams(
+function jwsKeyParams(
   alg: JWSAlgorithm,
 ): AlgorithmIdentifier | RsaHashedKeyGenParams | EcKeyGenParams | HmacKeyGenParams {
   const bits = alg.slice(2);
@@ -154,14 +153,4 @@ export async function documentedKeys(secret: string, purpose: string, salt?: str
       "decrypt",
     ]),
   };
-}
-
-/** Runs `fn` and returns the error it rejects with (fails when it resolves). */
-export async function rejection(fn: () => Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await fn();
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error("Expected a rejection, got a result.");
 }
