@@ -206,6 +206,32 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Picks the address of the first entry of a provider's email list whose
+ * `primaryFlag` and `verifiedFlag` are both `true`, through
+ * {@link normalizeEmail}; `undefined` when `list` is not an array or no entry
+ * qualifies.
+ *
+ * @example
+ * ```ts
+ * import { primaryVerifiedEmail } from "./profile.ts";
+ *
+ * primaryVerifiedEmail([{ email: "ada@example.com", primary: true, verified: true }], "primary", "verified");
+ * // "ada@example.com"
+ * ```
+ */
+export function primaryVerifiedEmail(
+  list: unknown,
+  primaryFlag: string,
+  verifiedFlag: string,
+): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const entry = list.find((item) =>
+    isRecord(item) && item[primaryFlag] === true && item[verifiedFlag] === true
+  );
+  return isRecord(entry) ? normalizeEmail(entry.email) : undefined;
+}
+
+/**
  * The mapping used for providers without a `profile` function: `sub` is the
  * first usable of `sub`, `id` (integers become strings); `name` the first
  * usable of `name`, `login`, `username`; `email` is `email` through

@@ -3,6 +3,7 @@ import {
   buildUser,
   defaultProfile,
   normalizeEmail,
+  primaryVerifiedEmail,
   ProfileError,
   readImageURL,
   readSubject,
@@ -185,4 +186,16 @@ Deno.test("normalizeEmail rejects overlong addresses and non-strings", () => {
   assert.equal(normalizeEmail(42), undefined);
   assert.equal(normalizeEmail(null), undefined);
   assert.equal(normalizeEmail({ toString: () => "a@example.com" }), undefined);
+});
+
+Deno.test("primaryVerifiedEmail takes only an entry with both flags exactly true", () => {
+  const list = [
+    { email: "unverified@example.com", primary: true, verified: false },
+    { email: "secondary@example.com", primary: false, verified: true },
+    { email: "string-flags@example.com", primary: "true", verified: "true" },
+    { email: "ada@example.com", primary: true, verified: true },
+  ];
+  assert.equal(primaryVerifiedEmail(list, "primary", "verified"), "ada@example.com");
+  assert.equal(primaryVerifiedEmail(list.slice(0, 3), "primary", "verified"), undefined);
+  assert.equal(primaryVerifiedEmail({ values: list }, "primary", "verified"), undefined);
 });

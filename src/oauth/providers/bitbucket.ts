@@ -10,7 +10,7 @@ import {
   buildUser,
   firstOf,
   isRecord,
-  normalizeEmail,
+  primaryVerifiedEmail,
   readImageURL,
   readSubject,
   readText,
@@ -54,11 +54,9 @@ export async function bitbucketProfile(
 
 async function primaryConfirmedEmail(context: ProfileContext): Promise<string | undefined> {
   const page = await fetchJSON(context.fetch, EMAILS_URL, context.tokens.access_token);
-  if (!isRecord(page) || !Array.isArray(page.values)) return undefined;
-  const entry = page.values.find((item) =>
-    isRecord(item) && item.is_primary === true && item.is_confirmed === true
-  );
-  return isRecord(entry) ? normalizeEmail(entry.email) : undefined;
+  return isRecord(page)
+    ? primaryVerifiedEmail(page.values, "is_primary", "is_confirmed")
+    : undefined;
 }
 
 /**

@@ -9,8 +9,8 @@ import type { BuiltInProvider, ProfileContext } from "../types.ts";
 import {
   buildUser,
   firstOf,
-  isRecord,
   normalizeEmail,
+  primaryVerifiedEmail,
   readImageURL,
   readSubject,
   readText,
@@ -50,22 +50,18 @@ export async function githubProfile(
     image: readImageURL(raw.avatar_url),
   }, "GitHub");
   if (user.email === undefined) {
-    const email = await primaryVerifiedEmail(context);
+    const email = await listedEmail(context);
     if (email !== undefined) user.email = email;
   }
   return user;
 }
 
-async function primaryVerifiedEmail(context: ProfileContext): Promise<string | undefined> {
+async function listedEmail(context: ProfileContext): Promise<string | undefined> {
   const list = await fetchJSON(context.fetch, EMAILS_URL, context.tokens.access_token, {
     Accept: GITHUB_JSON,
     "X-GitHub-Api-Version": "2022-11-28",
   });
-  if (!Array.isArray(list)) return undefined;
-  const entry = list.find((item) =>
-    isRecord(item) && item.primary === true && item.verified === true
-  );
-  return isRecord(entry) ? normalizeEmail(entry.email) : undefined;
+  return primaryVerifiedEmail(list, "primary", "verified");
 }
 
 /**
