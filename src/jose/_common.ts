@@ -122,7 +122,7 @@ export function rejectCrit(header: Record<string, unknown>): void {
 }
 
 /** Media types compare case-insensitively with an optional `application/` prefix (RFC 7515 4.1.9). */
-export function normalizeMediaType(value: string): string {
+function normalizeMediaType(value: string): string {
   const lower = value.toLowerCase();
   return lower.startsWith("application/") ? lower.slice(12) : lower;
 }

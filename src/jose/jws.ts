@@ -49,7 +49,7 @@ export function prepareJWSKey(key: CryptoKey, usage: "sign" | "verify"): JWSKey 
 }
 
 /** The protected header segment for a header object, after checking what it may carry. */
-export function jwsHeaderSegment(header: JWSHeader, alg: JWSAlgorithm): string {
+function jwsHeaderSegment(header: JWSHeader, alg: JWSAlgorithm): string {
   if (typeof header !== "object" || header === null) {
     keyInvalid("The JWS header is not an object; expected { alg, ... }.");
   }

@@ -10,7 +10,7 @@ import { jweProfileForKey, jwsAlgorithmForKey } from "./algorithms.ts";
 import type { CryptoSecret, JWTKey, JWTMode } from "./types.ts";
 
 /** Secrets shorter than this many bytes are refused. */
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 
 /** The two sides of a key: the one that signs/decrypts and the one that verifies/encrypts. */
 export interface KeySides {
