@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createMockProvider, type MockProvider } from "../../testing.ts";
 import { encodeBase64Url } from "../../src/jose/base64url.ts";
+import { errorPage } from "../../src/testing/_pages.ts";
 
 const REDIRECT_URI = "http://app.localhost/auth/callback/mock";
 const STATE = "state-0123456789abcdef";
@@ -312,12 +313,11 @@ Deno.test("authorize shows a 400 page for an unregistered redirect_uri", async (
   assert.ok((await authorize(mock, challenge)).has("code"));
 });
 
-Deno.test("the 400 page escapes what it shows", async () => {
-  const mock = createMockProvider();
-  const response = await mock.fetch(
-    authorizeURL(mock, "x", { client_id: "<script>alert(1)</script>" }),
-  );
-  assert.equal((await response.text()).includes("<script>"), false);
+Deno.test("the 400 page escapes its error code and description", async () => {
+  const html = await errorPage("<script>alert(1)</script>", 'a "b" & <i>c</i>').text();
+  assert.equal(html.includes("<script>"), false);
+  assert.ok(html.includes("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  assert.ok(html.includes("a &quot;b&quot; &amp; &lt;i&gt;c&lt;/i&gt;"));
 });
 
 Deno.test("deny redirects with access_denied, state and iss", async () => {
