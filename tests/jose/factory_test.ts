@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { countSubtle } from "./_subtle.ts";
 import { createJose, type CryptoSecret, encryptCompactJWE, signCompactJWS } from "../../jose.ts";
 import { documentedKeys } from "./_keys.ts";
 import { flipBit, headerOf, jsonSegment, textSegment, withHeader, withSegment } from "./_tokens.ts";
@@ -436,40 +437,6 @@ Deno.test("two instances with different secrets never share keys", async () => {
   assert.equal((await b.decodeJWT(tb)).who, "b");
   await assert.rejects(a.decodeJWT(tb), { code: "ERR_JWE_DECRYPTION_FAILED" });
 });
-
-const SUBTLE_METHODS = [
-  "encrypt",
-  "decrypt",
-  "sign",
-  "verify",
-  "digest",
-  "generateKey",
-  "deriveKey",
-  "deriveBits",
-  "importKey",
-  "exportKey",
-  "wrapKey",
-  "unwrapKey",
-] as const;
-
-/** Counts crypto.subtle calls made while `fn` runs. */
-async function countSubtle(fn: () => Promise<unknown>): Promise<Record<string, number>> {
-  const subtle = crypto.subtle as unknown as Record<string, unknown>;
-  const counts: Record<string, number> = {};
-  for (const name of SUBTLE_METHODS) {
-    const original = subtle[name] as (...args: unknown[]) => unknown;
-    subtle[name] = (...args: unknown[]) => {
-      counts[name] = (counts[name] ?? 0) + 1;
-      return original.apply(crypto.subtle, args);
-    };
-  }
-  try {
-    await fn();
-  } finally {
-    for (const name of SUBTLE_METHODS) delete subtle[name];
-  }
-  return counts;
-}
 
 Deno.test("sealed encodeJWT makes exactly 2 Web Crypto calls once warm: sign and encrypt", async () => {
   const jose = createJose(SECRET);
