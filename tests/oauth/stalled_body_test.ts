@@ -12,7 +12,6 @@ Deno.test("a stalled provider body fails with a 502 after the read deadline", as
     },
   });
   const response = new Response(stalled, { headers: { "Content-Type": "application/json" } });
-  const started = Date.now();
   await assert.rejects(readProviderText(response, "token", 50), (error: unknown) => {
     assert.ok(error instanceof AuthError);
     assert.equal(error.code, "server_error");
@@ -20,7 +19,6 @@ Deno.test("a stalled provider body fails with a 502 after the read deadline", as
     assert.match(error.description, /did not answer in time/);
     return true;
   });
-  assert.ok(Date.now() - started < 5_000);
 });
 
 Deno.test("a provider body that completes in time is read whole", async () => {
