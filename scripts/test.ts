@@ -71,6 +71,7 @@ try {
 } catch {
   // No report means the runner itself failed before writing it.
 }
+await Deno.remove(junit).catch(() => {});
 const counted = countJUnit(report);
 passed += counted.tests - counted.failures - counted.skipped;
 failed += counted.failures;
