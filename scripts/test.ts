@@ -80,6 +80,10 @@ if (!testsOk && counted.failures === 0) {
   // The runner failed without a failing case (e.g. a module did not load).
   failed++;
   failures.push("test runner");
+} else if (counted.tests === 0) {
+  // A run that reports no test case (unreadable report, format change) must not read as green.
+  failed++;
+  failures.push("test report (no test cases counted)");
 }
 
 if (failures.length > 0) console.log(`\nFailed: ${failures.join(", ")}`);
