@@ -9,6 +9,7 @@
 
 import type { Session, User } from "../../src/types.ts";
 import type { ClientFetch } from "../../src/client/types.ts";
+import { CookieJar } from "../support/cookie_jar.ts";
 
 /** One request as the fake saw it. */
 export interface RecordedRequest {
@@ -31,15 +32,16 @@ export interface FakeServerOptions {
 export interface FakeServer {
   fetch: ClientFetch;
   requests: RecordedRequest[];
-  cookies: Map<string, string>;
   session: Session | null;
 }
 
 const EXPIRES = "2030-01-01T00:00:00.000Z";
+// Where the page runs: relative request URLs resolve against it.
+const PAGE_ORIGIN = "https://app.test";
 
-function json(status: number, body: unknown, setCookie?: [string, string]): Response {
+function json(status: number, body: unknown, setCookie?: string): Response {
   const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "no-store" });
-  if (setCookie) headers.set("Set-Cookie", `${setCookie[0]}=${setCookie[1]}; Path=/; HttpOnly`);
+  if (setCookie) headers.set("Set-Cookie", setCookie);
   return new Response(JSON.stringify(body), { status, headers });
 }
 
@@ -50,15 +52,17 @@ function oauthError(status: number, error: string, description: string): Respons
 /** Creates a fake server whose `fetch` the client under test is given. */
 export function fakeAuthServer(options: FakeServerOptions = {}): FakeServer {
   const prefix = options.prefix ?? "/auth";
-  const server: FakeServer = {
-    requests: [],
-    cookies: new Map(),
-    session: options.session ?? null,
-    fetch,
-  };
+  const server: FakeServer = { requests: [], session: options.session ?? null, fetch };
+  const jar = new CookieJar();
   let minted = 0;
 
-  function handle(url: URL, method: string, headers: Headers, body: string | undefined): Response {
+  function handle(
+    url: URL,
+    method: string,
+    headers: Headers,
+    body: string | undefined,
+    csrfCookie: string | undefined,
+  ): Response {
     const path = url.pathname.slice(prefix.length);
     if (url.searchParams.has("redirect")) {
       return oauthError(400, "invalid_request", "The client must never ask for redirect.");
@@ -66,7 +70,7 @@ export function fakeAuthServer(options: FakeServerOptions = {}): FakeServer {
     const redirectTo = url.searchParams.get("redirectTo");
     if (
       redirectTo !== null && !redirectTo.startsWith("/") &&
-      !redirectTo.startsWith("https://app.test/")
+      !redirectTo.startsWith(`${PAGE_ORIGIN}/`)
     ) {
       return oauthError(400, "invalid_redirect_to", "The redirect target is not trusted.");
     }
@@ -77,12 +81,12 @@ export function fakeAuthServer(options: FakeServerOptions = {}): FakeServer {
     }
     if (method === "GET" && path === "/csrfToken") {
       const token = `csrf-${++minted}`;
-      return json(200, { csrfToken: token }, ["csrf", token]);
+      return json(200, { csrfToken: token }, `csrf=${token}; Path=/; HttpOnly`);
     }
     const mutating = ["/signIn/credentials", "/signUp", "/session", "/signOut"];
     if (!mutating.includes(path)) return oauthError(404, "invalid_request", "Unknown route.");
     const header = headers.get("X-CSRF-Token");
-    if (!header || header !== server.cookies.get("csrf")) {
+    if (!header || header !== csrfCookie) {
       return oauthError(403, "invalid_csrf_token", "CSRF token missing or mismatched.");
     }
     if (headers.get("Content-Type") !== "application/json") {
@@ -122,8 +126,7 @@ export function fakeAuthServer(options: FakeServerOptions = {}): FakeServer {
     }
     if (method === "POST" && path === "/signOut") {
       server.session = null;
-      server.cookies.delete("csrf");
-      return json(200, { ok: true });
+      return json(200, { ok: true }, "csrf=; Path=/; Max-Age=0");
     }
     return new Response(JSON.stringify({ error: "invalid_request" }), {
       status: 405,
@@ -131,33 +134,19 @@ export function fakeAuthServer(options: FakeServerOptions = {}): FakeServer {
     });
   }
 
-  async function fetch(input: string, init: RequestInit): Promise<Response> {
-    const url = new URL(input, "https://app.test");
+  function fetch(input: string, init: RequestInit): Promise<Response> {
+    const url = new URL(input, PAGE_ORIGIN);
+    const method = init.method ?? "GET";
     const headers = new Headers(init.headers);
     const body = typeof init.body === "string" ? init.body : undefined;
-    server.requests.push({ url: input, method: init.method ?? "GET", headers, body, init });
+    server.requests.push({ url: input, method, headers, body, init });
     // Browser behaviour: cookies travel only when credentials are not "omit".
     const withCookies = init.credentials !== "omit";
-    const cookies = withCookies ? server.cookies : new Map<string, string>();
-    const saved = server.cookies;
-    server.cookies = cookies;
-    let response: Response;
-    try {
-      if (!url.pathname.startsWith(prefix + "/")) {
-        response = oauthError(404, "invalid_request", "Unknown route.");
-      } else {
-        response = handle(url, init.method ?? "GET", headers, body);
-      }
-    } finally {
-      server.cookies = saved;
-    }
-    const setCookie = response.headers.get("Set-Cookie");
-    if (withCookies && setCookie) {
-      const [pair] = setCookie.split(";");
-      const [name, value] = pair.split("=");
-      server.cookies.set(name, value);
-    }
-    return await Promise.resolve(response);
+    const response = url.pathname.startsWith(prefix + "/")
+      ? handle(url, method, headers, body, withCookies ? jar.get("csrf", url) : undefined)
+      : oauthError(404, "invalid_request", "Unknown route.");
+    if (withCookies) jar.store(response, url);
+    return Promise.resolve(response);
   }
 
   return server;
