@@ -38,10 +38,10 @@ function browserLocation(): BrowserLocation | undefined {
 
 /** Sends the browser to `url`; false when there is no browser to navigate. */
 export function navigate(url: string): boolean {
-  const assign = browserLocation()?.assign;
-  if (typeof assign !== "function") return false;
+  const location = browserLocation();
+  if (typeof location?.assign !== "function") return false;
   try {
-    assign.call(browserLocation(), url);
+    location.assign(url);
     return true;
   } catch {
     // Runtimes with a read-only `location` (Deno with --location) are not browsers.

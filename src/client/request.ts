@@ -52,7 +52,7 @@ function errorFrom(status: number, body: unknown): { data: null; error: AuthClie
     ? fields.error_description
     : undefined;
   if (isErrorType(fields.error) && status >= 400) {
-    const error: AuthClientError = { error: fields.error as ErrorType, status };
+    const error: AuthClientError = { error: fields.error, status };
     if (description !== undefined) error.error_description = description;
     return { data: null, error };
   }
