@@ -52,7 +52,6 @@ const SECURITY_HEADERS = {
  * @property {import("@service-stack/auth").AuthConfig} authConfig What to pass to `createAuth`.
  * @property {(request: Request) => Promise<Response>} handle Everything except `/auth/`: the
  *   page, its script and style, `/client/*` and the mock provider under `/mock-oauth/`.
- * @property {import("@service-stack/auth/testing").MockProvider} mock The mock provider.
  */
 
 /**
@@ -269,7 +268,7 @@ export async function createDemo(options) {
     ]
   ) log(line);
 
-  return { authConfig, handle, mock };
+  return { authConfig, handle };
 }
 
 /**
@@ -359,11 +358,10 @@ const RELATIVE_IMPORT = /^(?:import|export)\b(?:[^;"']*?\bfrom)?\s*["'](\.{1,2}\
  * relatively, read once from the installed package. Used on Node and Bun,
  * which serve these files as they are; Deno bundles `client.ts` instead.
  *
- * @param {string} [specifier] The client's package export.
  * @returns {Promise<Map<string, string>>} Paths relative to the package root, to source.
  */
-export async function readPackageClientModules(specifier = "@service-stack/auth/client") {
-  const resolved = import.meta.resolve(specifier);
+export async function readPackageClientModules() {
+  const resolved = import.meta.resolve("@service-stack/auth/client");
   const entry = resolved.startsWith("/") ? new URL(`file://${resolved}`) : new URL(resolved);
   const root = new URL("./", entry).href;
   /** @type {Map<string, string>} */
