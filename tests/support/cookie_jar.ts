@@ -181,9 +181,4 @@ export class CookieJar {
     return this.#cookies.filter((c) => c.expires === undefined || c.expires > now)
       .map((c) => ({ ...c }));
   }
-
-  /** Forgets every cookie. */
-  clear(): void {
-    this.#cookies = [];
-  }
 }

@@ -30,8 +30,6 @@ export interface StartServerOptions {
   runtimeArgs?: string[];
   /** How long to wait for the listening line; defaults to 20 s. */
   timeoutMs?: number;
-  /** Mirrors the server's output to this process's stderr as it arrives. */
-  echo?: boolean;
 }
 
 /** A server subprocess; `await using` stops it at the end of the scope. */
@@ -164,7 +162,6 @@ export async function startServer(
         const { value: bytes, done } = await reader.read();
         if (done) break;
         const value = decoder.decode(bytes, { stream: true });
-        if (options.echo) Deno.stderr.writeSync(bytes);
         output = (output + value).slice(-OUTPUT_LIMIT);
         pending += value;
         const lines = pending.split("\n");
