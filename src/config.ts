@@ -27,6 +27,7 @@ import type { User } from "./types.ts";
 import type { BuiltInProviderId, OAuthProviderCredentials } from "./oauth/types.ts";
 import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
 import { SessionCache } from "./session_cache.ts";
+import { isRecord } from "./is_record.ts";
 
 /** Username and password submitted to `POST /signIn/credentials`. */
 export interface Credentials {
@@ -132,10 +133,6 @@ const CONFIG_KEYS = new Set([
 
 function fail(message: string): never {
   throw new TypeError(`createAuth: ${message}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Refuses keys a nested config object does not have (a typo must not pass silently). */

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { isRecord as isObject } from "./is_record.ts";
+
 /** Internal cookie keys (SPEC "Cookies"). */
 export type CookieKey =
   | "sessionToken"
@@ -602,8 +604,4 @@ function httpDate(ms: number, name: string): string {
     throw new TypeError(`Invalid expiry for cookie "${name}": expected a date within range.`);
   }
   return date.toUTCString();
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -7,13 +7,10 @@
 import { fail, randomBytes, utf8 } from "./_common.ts";
 import { encodeBase64Url } from "./base64url.ts";
 import type { JWTPayload } from "./types.ts";
+import { isRecord as isObject } from "../is_record.ts";
 
 function claimInvalid(message: string): never {
   return fail("ERR_JWT_CLAIM_INVALID", message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function checkNumericDate(payload: Record<string, unknown>, name: string): void {

@@ -6,6 +6,9 @@
  */
 
 import type { User } from "../types.ts";
+import { isRecord } from "../is_record.ts";
+
+export { isRecord };
 
 /**
  * Thrown when a provider's user-info object cannot become a `User` (no usable
@@ -187,22 +190,6 @@ export function buildUser(fields: UserFields, provider: string): User {
   if (fields.email !== undefined) user.email = fields.email;
   if (fields.image !== undefined) user.image = fields.image;
   return user;
-}
-
-/**
- * Returns whether a value is a plain object usable as a record (not `null`,
- * not an array).
- *
- * @example
- * ```ts
- * import { isRecord } from "./profile.ts";
- *
- * isRecord({ id: 1 }); // true
- * isRecord([1]); // false
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -11,6 +11,7 @@ import type { User } from "../types.ts";
 import { defaultProfile } from "./profile.ts";
 import { builtInProviders, isBuiltInProviderId } from "./providers/mod.ts";
 import type { ClientAuthMethod, OAuthProviderCredentials, ProfileContext } from "./types.ts";
+import { isRecord } from "../is_record.ts";
 
 /** A provider ready for the flow: every field present and checked. */
 export interface ResolvedProvider extends OAuthProviderCredentials {
@@ -34,10 +35,6 @@ const RESERVED_AUTHORIZATION_PARAMS: ReadonlySet<string> = new Set([
 
 function fail(message: string): never {
   throw new TypeError(`createAuth: ${message}`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function text(entry: Record<string, unknown>, key: string, id: string): string {
