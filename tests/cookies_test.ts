@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { prng } from "./_prng.ts";
 import {
   clearCookieLines,
   type CookieConfig,
@@ -23,18 +24,6 @@ function line(spec: CookieSpec, value = "v"): string {
 
 function setCookieName(setCookie: string): string {
   return setCookie.slice(0, setCookie.indexOf("="));
-}
-
-// Seeded PRNG (mulberry32) so fuzz failures reproduce.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---- default jars -----------------------------------------------------------

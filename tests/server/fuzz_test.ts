@@ -3,6 +3,7 @@
 // CSRF tokens. Expected: no 5xx, no thrown error, every error body in the
 // RFC 6749 shape with an ErrorType code, no request header echoed back.
 import assert from "node:assert/strict";
+import { prng } from "../_prng.ts";
 import { createMockProvider } from "../../testing.ts";
 import { ADA, bioSchema, Browser, ERROR_CODES, makeAuth } from "./_helpers.ts";
 import type { AuthConfig, StandardSchemaV1 } from "../../mod.ts";
@@ -10,18 +11,6 @@ import type { AuthConfig, StandardSchemaV1 } from "../../mod.ts";
 const DEFAULT_SEED = 0x5eed_2026;
 const ITERATIONS = 10_000;
 const ECHO_MARKER = "echo-marker-7f3a";
-
-/** mulberry32: small, fast, good enough to drive a fuzzer repeatably. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Random {
   constructor(readonly next: () => number) {}
