@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createAuthClient } from "../../client.ts";
 import type { AuthClient, AuthResult, InferUser, Session, User } from "../../client.ts";
+import type { createAuth } from "../../mod.ts";
 
 // Exact type equality, checked by `deno check` (and by `deno test` without --no-check).
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
@@ -29,6 +30,12 @@ Deno.test("InferUser reads the user type from api.getSession", () => {
   // @ts-expect-error The inferred type is AppUser, not the base User.
   const notBase: Equal<InferUser<FakeAuth>, User> = true;
   assert.deepEqual([exact, viaProperty, notBase], [true, true, true]);
+});
+
+Deno.test("InferUser reads the user type of a real createAuth instance", () => {
+  const custom: Equal<InferUser<ReturnType<typeof createAuth<AppUser>>>, AppUser> = true;
+  const base: Equal<InferUser<ReturnType<typeof createAuth>>, User> = true;
+  assert.deepEqual([custom, base], [true, true]);
 });
 
 Deno.test("InferUser gives never for something that is not an auth instance", () => {
