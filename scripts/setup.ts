@@ -16,14 +16,6 @@ export interface Tools {
   env: Record<string, string>;
 }
 
-/** Options for {@linkcode setupTools}. */
-export interface SetupOptions {
-  /** Directory that receives npm-installed tools; defaults to `.tools` in the repo root. */
-  toolsDir?: string;
-  /** Receives one short line per tool; defaults to `console.log`. */
-  log?: (line: string) => void;
-}
-
 const ROOT = new URL("../", import.meta.url);
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 // Bounds every external command so that a hung install cannot stall the test run.
@@ -236,9 +228,8 @@ async function setupNode(log: (line: string) => void): Promise<string | null> {
  * await new Deno.Command(Deno.execPath(), { args: ["test", "-A"], env }).output();
  * ```
  */
-export async function setupTools(options: SetupOptions = {}): Promise<Tools> {
-  const toolsDir = options.toolsDir ?? decodeURIComponent(new URL(".tools", ROOT).pathname);
-  const log = options.log ?? console.log;
+export async function setupTools(): Promise<Tools> {
+  const toolsDir = decodeURIComponent(new URL(".tools", ROOT).pathname);
   const started = performance.now();
   // Lines are buffered per tool so that the concurrent setups print in a fixed order.
   const lines: string[][] = [[], [], []];
@@ -247,8 +238,8 @@ export async function setupTools(options: SetupOptions = {}): Promise<Tools> {
     setupChromium((line) => lines[1].push(line)),
     setupNode((line) => lines[2].push(line)),
   ]);
-  for (const line of lines.flat()) log(line);
-  log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const line of lines.flat()) console.log(line);
+  console.log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const env: Record<string, string> = {};
   if (bun !== null) env.BUN_BIN = bun;
   if (chromium !== null) env.CHROMIUM_BIN = chromium;
