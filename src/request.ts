@@ -10,6 +10,7 @@ import type { CookieJar } from "./cookies.ts";
 import { parseCookies } from "./cookies.ts";
 import {
   compileOriginPatterns,
+  forwardedClientAddress,
   isTrustedOrigin,
   type OriginMatcher,
   requestOrigin,
@@ -89,4 +90,18 @@ async function buildMatcher(ctx: AuthContext, request: Request): Promise<OriginM
     ctx.logger.error("trustedOrigins function returned an invalid pattern", error);
     throw new AuthError("server_error", "The server could not decide which origins are trusted.");
   }
+}
+
+/**
+ * Log details naming the client's address, when trusted proxy headers give
+ * one (Web requests carry no socket address). For logs only: a client could
+ * forge it unless the proxy overwrites these headers.
+ */
+export function clientDetails(
+  ctx: AuthContext,
+  state: RequestState,
+  details: Record<string, string> = {},
+): Record<string, string> {
+  const client = forwardedClientAddress(state.request, ctx.trustProxyHeaders);
+  return client === undefined ? details : { ...details, client };
 }

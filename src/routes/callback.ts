@@ -13,7 +13,7 @@ import { clearFlowCookieLines, readFlowCookies } from "../oauth/flow_cookies.ts"
 import { timedFetch } from "../oauth/provider_fetch.ts";
 import { exchangeCode } from "../oauth/token.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";
-import type { RequestState } from "../request.ts";
+import { clientDetails, type RequestState } from "../request.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { isAuthorizationErrorCode } from "../types.ts";
 import { callApp, startSession } from "./sign_in_session.ts";
@@ -90,7 +90,11 @@ export async function callbackRoute(
     return redirectResponse(flow.redirectTo, parts);
   } catch (error) {
     const failure = error instanceof AuthError ? error : unexpected(ctx, error);
-    ctx.logger.log("warn", "oauth callback failed", { provider: provider.id, error: failure.code });
+    ctx.logger.log(
+      "warn",
+      "oauth callback failed",
+      clientDetails(ctx, state, { provider: provider.id, error: failure.code }),
+    );
     return redirectResponse(withError(flow.redirectTo, failure), parts);
   }
 }

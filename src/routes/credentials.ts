@@ -10,7 +10,7 @@ import { AuthError } from "../errors.ts";
 import { guardMutation } from "../guard.ts";
 import type { ResponseParts } from "../http.ts";
 import { finish, redirectIntent } from "../redirects.ts";
-import type { RequestState } from "../request.ts";
+import { clientDetails, type RequestState } from "../request.ts";
 import { callApp, startSession } from "./sign_in_session.ts";
 
 const MAX_FIELD = 1024;
@@ -67,7 +67,7 @@ export async function signInWithCredentials(
     () => authorize(credentials, state.request),
   );
   if (user === null || user === undefined) {
-    ctx.logger.log("info", "credentials sign-in refused");
+    ctx.logger.log("info", "credentials sign-in refused", clientDetails(ctx, state));
     throw new AuthError("access_denied", "Wrong username or password.");
   }
   return await startSession(ctx, state, user, parts);

@@ -399,3 +399,24 @@ Deno.test("logging: a compact token in a message is redacted", async () => {
   assert.equal(redact(`bad token ${token} seen`), "bad token [redacted] seen");
   assert.equal(redact("credentials.authorize threw"), "credentials.authorize threw");
 });
+
+Deno.test("logging: a refused sign-in names the client address only behind trusted proxy headers", async () => {
+  for (const trusted of [true, false]) {
+    const entries: LogEntry[] = [];
+    const auth = makeAuth({
+      trustedProxyHeaders: trusted,
+      logger: { level: "info", log: (entry: LogEntry) => entries.push(entry) },
+    } as Partial<AuthConfig>);
+    const browser = new Browser(auth.handlers.ALL);
+    const token = await browser.csrf();
+    const response = await browser.fetch("POST", "/auth/signIn/credentials", {
+      json: { username: "ada", password: "wrong" },
+      headers: { "X-CSRF-Token": token, "X-Forwarded-For": "203.0.113.7, 10.0.0.1" },
+    });
+    assert.equal(response.status, 401);
+    await response.body?.cancel();
+    const refused = entries.find((entry) => entry.message === "credentials sign-in refused");
+    assert.ok(refused, "the refusal is logged");
+    assert.equal(refused.details?.client, trusted ? "203.0.113.7" : undefined);
+  }
+});
