@@ -26,7 +26,7 @@ export type {
   CookieKey,
   CookieOverride,
   CookieStrategy,
-} from "./src/cookies.ts";
+} from "./src/cookies/jar.ts";
 export type {
   StandardSchemaIssue,
   StandardSchemaResult,

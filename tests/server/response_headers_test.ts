@@ -32,8 +32,11 @@ function headerSet(response: Response): [string, string][] {
   }).sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1);
 }
 
+/** The expected set: the given headers plus `nosniff`, which every response carries. */
 function expected(...entries: [string, string][]): [string, string][] {
-  return [...entries].sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1);
+  return [...entries, ["x-content-type-options", "nosniff"] as [string, string]].sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1
+  );
 }
 
 async function setup() {
@@ -187,7 +190,7 @@ Deno.test("headers: a same-origin OPTIONS answers exactly Allow", async () => {
   const { browser } = await setup();
   const response = await send(browser, "OPTIONS", "/auth/session");
   assert.equal(response.status, 204);
-  assert.deepEqual(headerSet(response), [["allow", "GET, POST, PATCH, OPTIONS"]]);
+  assert.deepEqual(headerSet(response), expected(["allow", "GET, POST, PATCH, OPTIONS"]));
 });
 
 Deno.test("headers: a trusted cross-origin request adds exactly the CORS grant and Vary", async () => {

@@ -21,7 +21,7 @@ Deno.test("a cached token past its exp is refused and dropped", () => {
 
 Deno.test("a session read from the cache still ends at its expiry", async () => {
   const clock = new Clock();
-  const auth = makeAuth({ clock: clock.fn, session: { maxAge: 3600, updateAge: 3600 } });
+  const auth = makeAuth({ clock: clock.fn, session: { maxAge: 3600, updateAge: 3599 } });
   const browser = new Browser(auth.handlers.ALL);
   await browser.signIn(); // the issuing instance caches the new token
   assert.equal((await browser.fetch("GET", "/auth/session")).status, 200);

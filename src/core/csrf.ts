@@ -6,12 +6,12 @@
  * @module
  */
 
-import { type AuthContext, CSRF_MAX_AGE } from "./config.ts";
-import { clearCookieLines, serializeCookie } from "./cookies.ts";
-import { AuthError } from "./errors.ts";
-import { encodeBase64Url } from "./jose/base64url.ts";
-import type { RequestState } from "./request.ts";
-import { timingSafeEqual } from "./timing_safe_equal.ts";
+import { type AuthContext, CSRF_MAX_AGE } from "../config.ts";
+import { clearCookieLine, serializeCookie } from "../cookies/serialize.ts";
+import { AuthError } from "../errors.ts";
+import type { HttpContext } from "../http_context.ts";
+import { encodeBase64Url } from "../jose/base64url.ts";
+import { timingSafeEqual } from "../timing_safe_equal.ts";
 
 const encoder = new TextEncoder();
 
@@ -24,19 +24,30 @@ async function sessionBinding(jti: string): Promise<string> {
 /** Issues a CSRF token bound to the session id (or to no session) and its Set-Cookie line. */
 export async function issueCsrfToken(
   ctx: AuthContext,
-  state: RequestState,
+  http: HttpContext,
   sessionId: string | null,
 ): Promise<{ token: string; cookie: string }> {
   const payload = sessionId === null ? {} : { sid: await sessionBinding(sessionId) };
   const token = await ctx.csrfJose.encodeJWT(payload);
-  const spec = state.jar.csrfToken;
-  const cookie = serializeCookie(
-    spec.name,
-    token,
-    { ...spec.attributes, maxAge: CSRF_MAX_AGE },
-    state.nowMs,
-  );
+  const spec = http.jar.csrfToken;
+  const cookie = serializeCookie({
+    name: spec.name,
+    value: token,
+    attributes: { ...spec.attributes, maxAge: CSRF_MAX_AGE },
+  }, http.nowMs);
   return { token, cookie };
+}
+
+/** What {@link verifyCsrf} checks the cookie against. */
+export interface CsrfSubmission {
+  /** The token from the header or form field. */
+  submitted: string | undefined;
+  /** The current session's id, or `null` without a session. */
+  sessionId: string | null;
+}
+
+function invalid(description: string): AuthError {
+  return new AuthError("invalid_csrf_token", description);
 }
 
 /**
@@ -45,35 +56,37 @@ export async function issueCsrfToken(
  */
 export async function verifyCsrf(
   ctx: AuthContext,
-  state: RequestState,
-  submitted: string | undefined,
-  sessionId: string | null,
+  http: HttpContext,
+  submission: CsrfSubmission,
 ): Promise<void> {
-  const cookie = state.cookies.get(state.jar.csrfToken.name);
+  const cookie = http.cookies.get(http.jar.csrfToken.name);
+  const { submitted, sessionId } = submission;
   if (!cookie || !submitted) {
-    throw new AuthError(
-      "invalid_csrf_token",
-      "A CSRF token is required: send the csrfToken cookie and the X-CSRF-Token header.",
+    throw invalid(
+      "The CSRF token is missing; expected the csrfToken cookie and the X-CSRF-Token header.",
     );
   }
   if (!timingSafeEqual(cookie, submitted)) {
-    throw new AuthError("invalid_csrf_token", "The CSRF token does not match its cookie.");
+    throw invalid("The CSRF token does not match its cookie; expected the same token in both.");
   }
   let payload;
   try {
     payload = await ctx.csrfJose.decodeJWT(cookie);
   } catch {
-    throw new AuthError("invalid_csrf_token", "The CSRF token is invalid or expired.");
+    throw invalid(
+      "The CSRF token is invalid or expired; expected a fresh one from GET /csrfToken.",
+    );
   }
   const bound = typeof payload.sid === "string" ? payload.sid : null;
   if (payload.sid !== undefined && bound === null) {
-    throw new AuthError("invalid_csrf_token", "The CSRF token is invalid or expired.");
+    throw invalid(
+      "The CSRF token is invalid or expired; expected a fresh one from GET /csrfToken.",
+    );
   }
   const expected = sessionId === null ? null : await sessionBinding(sessionId);
   if (bound === null ? expected !== null : expected === null || !timingSafeEqual(bound, expected)) {
-    throw new AuthError(
-      "invalid_csrf_token",
-      "The CSRF token belongs to another session: fetch a new one.",
+    throw invalid(
+      "The CSRF token belongs to another session; expected a fresh one from GET /csrfToken.",
     );
   }
 }
@@ -90,6 +103,6 @@ export function submittedCsrfToken(
 }
 
 /** The Set-Cookie line that removes the CSRF cookie. */
-export function clearCsrfCookie(state: RequestState): string {
-  return clearCookieLines(state.jar.csrfToken, state.cookies)[0];
+export function clearCsrfCookie(http: HttpContext): string {
+  return clearCookieLine(http.jar.csrfToken);
 }

@@ -5,14 +5,15 @@
  * @module
  */
 
-import type { AuthContext } from "./config.ts";
-import { clearCookieLines, readChunkedCookie, sessionCookieLines } from "./cookies.ts";
-import { AuthError } from "./errors.ts";
-import { safeName } from "./http.ts";
-import { JoseError, type JWTPayload } from "../jose.ts";
-import type { RequestState } from "./request.ts";
-import { validateWith } from "./standard_schema.ts";
-import type { Session, User } from "./types.ts";
+import type { AuthContext } from "../config.ts";
+import { chunkedCookieLines, clearCookieLines, readChunkedCookie } from "../cookies/chunks.ts";
+import { AuthError } from "../errors.ts";
+import { quotedName } from "../http.ts";
+import { JoseError, type JWTPayload } from "../../jose.ts";
+import type { HttpContext } from "../http_context.ts";
+import { validateWith } from "../standard_schema.ts";
+import { clearCsrfCookie } from "./csrf.ts";
+import type { Session, User } from "../types.ts";
 
 /** Claims the module manages; never user fields, never updatable. */
 const RESERVED_CLAIMS = new Set(["iat", "nbf", "exp", "jti", "auth_time", "iss", "aud", "sub"]);
@@ -76,17 +77,17 @@ function withinCap(ctx: AuthContext, payload: SessionPayload, now: number): Sess
 /** Reads the request's session cookie (joining chunks); `null` when absent or invalid. */
 export async function readSession(
   ctx: AuthContext,
-  state: RequestState,
+  http: HttpContext,
 ): Promise<CurrentSession | null> {
-  const token = readChunkedCookie(state.jar.sessionToken.name, state.cookies);
+  const token = readChunkedCookie(http.jar.sessionToken.name, http.cookies);
   if (token === undefined || token === "") return null;
-  const payload = await verifySessionToken(ctx, token, state.now);
+  const payload = await verifySessionToken(ctx, token, http.now);
   return payload ? { token, payload } : null;
 }
 
 /** Whether the request carries any session cookie (valid or not). */
-export function hasSessionCookie(state: RequestState): boolean {
-  return readChunkedCookie(state.jar.sessionToken.name, state.cookies) !== undefined;
+export function hasSessionCookie(http: HttpContext): boolean {
+  return readChunkedCookie(http.jar.sessionToken.name, http.cookies) !== undefined;
 }
 
 /** The user fields of a session payload (reserved claims removed, `sub` kept). */
@@ -116,11 +117,11 @@ export interface IssueOptions {
 /** Issues a session token for a validated user and returns it with its Set-Cookie lines. */
 export async function issueSession(
   ctx: AuthContext,
-  state: RequestState,
+  http: HttpContext,
   user: User,
   options: IssueOptions = {},
 ): Promise<{ session: Session; payload: SessionPayload; token: string; cookies: string[] }> {
-  const now = state.now;
+  const now = http.now;
   const authTime = options.authTime ?? now;
   const cap = authTime + ctx.maxAge;
   const exp = Math.min(options.exp ?? cap, cap, now + ctx.maxAge);
@@ -141,13 +142,11 @@ export async function issueSession(
     throw error;
   }
   ctx.sessionCache.set(token, { ...payload, iat: now, nbf: now });
-  const cookies = sessionCookieLines(
-    state.jar.sessionToken,
-    token,
-    exp - now,
-    state.cookies,
-    state.nowMs,
-  );
+  const cookies = chunkedCookieLines(http.jar.sessionToken, token, {
+    maxAge: exp - now,
+    requestCookies: http.cookies,
+    nowMs: http.nowMs,
+  });
   return { session: toSession(payload), payload, token, cookies };
 }
 
@@ -158,15 +157,15 @@ export async function issueSession(
  */
 export async function reissueSession(
   ctx: AuthContext,
-  state: RequestState,
+  http: HttpContext,
   current: CurrentSession,
   user: User,
   expires?: unknown,
 ): ReturnType<typeof issueSession> {
   const exp = expires === undefined
     ? current.payload.exp
-    : Math.min(current.payload.exp, parseExpiresUpdate(expires, state.now));
-  const next = await issueSession(ctx, state, user, {
+    : Math.min(current.payload.exp, parseExpiresUpdate(expires, http.now));
+  const next = await issueSession(ctx, http, user, {
     jti: current.payload.jti,
     authTime: current.payload.auth_time,
     exp,
@@ -176,8 +175,8 @@ export async function reissueSession(
 }
 
 /** Set-Cookie lines that remove the session cookie and any of its chunks. */
-export function clearSessionCookies(state: RequestState): string[] {
-  return clearCookieLines(state.jar.sessionToken, state.cookies);
+export function clearSessionCookies(http: HttpContext): string[] {
+  return clearCookieLines(http.jar.sessionToken, http.cookies);
 }
 
 /**
@@ -251,7 +250,7 @@ export async function updatedUser(
       if (!(DEFAULT_FIELDS as readonly string[]).includes(key)) {
         throw new AuthError(
           "invalid_request",
-          `Unknown user field "${safeName(key)}": expected name, email or image.`,
+          `The user field ${quotedName(key)}is unknown; expected name, email or image.`,
         );
       }
       if (typeof value !== "string" || value.length > 2048) {
@@ -275,7 +274,10 @@ export async function updatedUser(
   const output = result.value as unknown as Record<string, unknown>;
   for (const key of Object.keys(update)) {
     if (!Object.hasOwn(output, key)) {
-      throw new AuthError("invalid_request", `Unknown user field "${safeName(key)}".`);
+      throw new AuthError(
+        "invalid_request",
+        `The user field ${quotedName(key)}is unknown; expected a field of identity.schema.`,
+      );
     }
   }
   if (output.sub !== current.sub) {
@@ -296,4 +298,19 @@ function parseExpiresUpdate(value: unknown, now: number): number {
   const seconds = Math.floor(ms / 1000);
   if (seconds <= now) throw new AuthError("invalid_request", "expires must be in the future.");
   return seconds;
+}
+
+/**
+ * Ends the request's session: the token leaves the verified-token cache and
+ * the session and CSRF cookies are cleared. Idempotent: without a session it
+ * only clears the cookies.
+ */
+export function signOut(
+  ctx: AuthContext,
+  http: HttpContext,
+  session: CurrentSession | null,
+): Promise<void> {
+  if (session) ctx.sessionCache.delete(session.token);
+  http.setCookies.push(...clearSessionCookies(http), clearCsrfCookie(http));
+  return Promise.resolve();
 }
