@@ -42,7 +42,7 @@ export interface HttpContext extends ResponseHeaders {
 /** Builds the per-request value. Never throws. */
 export function createHttpContext(ctx: AuthContext, request: Request, url: URL): HttpContext {
   const { origin, secure } = ctx.publicOrigin ??
-    requestOrigin(request, url, ctx.trustProxyHeaders);
+    requestOrigin(request, { url, trustProxyHeaders: ctx.trustProxyHeaders });
   const nowMs = ctx.clock();
   let matcher: Promise<OriginMatcher> | undefined;
   const trustedOrigins = () => matcher ??= buildMatcher(ctx, request);
@@ -101,6 +101,6 @@ export function clientDetails(
   http: HttpContext,
   details: Record<string, string> = {},
 ): Record<string, string> {
-  const client = forwardedClientAddress(http.request, ctx.trustProxyHeaders);
+  const client = forwardedClientAddress(http.request, { trustProxyHeaders: ctx.trustProxyHeaders });
   return client === undefined ? details : { ...details, client };
 }

@@ -131,9 +131,11 @@ const ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
  * served over HTTP, the other over HTTPS. Call once at config time.
  *
  * Defaults: names `{prefix}.{session_token|csrf_token|state|code_verifier|
- * redirect_to|redirect_uri}`; all `HttpOnly`, `Path=/`; the CSRF cookie
- * `SameSite=Strict` with the `host` strategy, all others `SameSite=Lax` with
- * the `secure` strategy; flow cookies live {@link FLOW_COOKIE_MAX_AGE}
+ * redirect_to|redirect_uri}`; all `HttpOnly`, `Path=/` and the `host`
+ * strategy (`__Host-` over HTTPS, so no sibling subdomain can plant or
+ * shadow them); an override with a `Domain` or another `Path` and no
+ * explicit strategy falls back to `secure` (`__Secure-`). The CSRF cookie is
+ * `SameSite=Strict`, all others `SameSite=Lax`; flow cookies live {@link FLOW_COOKIE_MAX_AGE}
  * seconds. Over HTTP no name prefix, no `Secure`, no `Partitioned`, and
  * `SameSite=None` becomes `Lax` (browsers reject the others without HTTPS).
  *
@@ -143,7 +145,7 @@ const ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([
  * ```ts
  * import { resolveCookieJars } from "./jar.ts";
  * const jars = resolveCookieJars({ prefix: "app" });
- * jars.https.sessionToken.name; // "__Secure-app.session_token"
+ * jars.https.sessionToken.name; // "__Host-app.session_token"
  * jars.http.csrfToken.name; // "app.csrf_token"
  * ```
  */
@@ -190,7 +192,7 @@ export function resolveCookieJars(
 function mergeAttributes(key: CookieKey, given: unknown): CookieAttributes {
   const where = `cookies.overrides.${key}.attributes`;
   const merged: CookieAttributes = {
-    strategy: key === "csrfToken" ? "host" : "secure",
+    strategy: "host",
     path: "/",
     httpOnly: true,
     sameSite: key === "csrfToken" ? "strict" : "lax",
@@ -205,6 +207,9 @@ function mergeAttributes(key: CookieKey, given: unknown): CookieAttributes {
     // Explicit undefined keeps the default rather than erasing it.
     if (value !== undefined) (merged as Record<string, unknown>)[name] = value;
   }
+  // __Host- forbids Domain and any Path but "/": such an override falls back to __Secure-.
+  const explicit = (given as CookieAttributes).strategy !== undefined;
+  if (!explicit && (merged.domain !== undefined || merged.path !== "/")) merged.strategy = "secure";
   checkAttributes(merged, where);
   return merged;
 }

@@ -23,12 +23,20 @@ const HOST =
 // RFC 7239 forwarded-pair: token "=" ( token / quoted-string ).
 const FORWARDED_PAIR =
   /^[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=([!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[^"\\]|\\.)*")[ \t]*$/;
+/** Options of {@link requestOrigin} and {@link forwardedClientAddress}. */
+export interface ProxyOptions {
+  /** Read `Forwarded` / `X-Forwarded-*`; only behind a trusted proxy. */
+  trustProxyHeaders: boolean;
+}
+
 /**
  * Decides the origin and scheme of a request. With `trustProxyHeaders`
  * false only `url` counts and every forwarding header is ignored. With true,
- * `Forwarded` (RFC 7239, its first element) is read first, then
- * `X-Forwarded-Proto` / `X-Forwarded-Host` (their first value) only when
- * no `Forwarded` header is present; protocol and host each fall back to
+ * `Forwarded` (RFC 7239) is read first, then `X-Forwarded-Proto` /
+ * `X-Forwarded-Host` only when no `Forwarded` header is present. A proxy
+ * appends to these headers, so only the LAST element or value (the one the
+ * nearest, trusted proxy added) counts: earlier ones are whatever the client
+ * sent. Protocol and host each fall back to `url` when absent or invalid; protocol and host each fall back to
  * `url` when absent or invalid. The protocol
  * must be `http` or `https`; the host must be `hostname[:port]` with an IPv6
  * address in brackets.
@@ -39,15 +47,15 @@ const FORWARDED_PAIR =
  * const request = new Request("http://internal:8080/auth/session", {
  *   headers: { "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" },
  * });
- * requestOrigin(request, new URL(request.url), true);
+ * requestOrigin(request, { url: new URL(request.url), trustProxyHeaders: true });
  * // { origin: "https://app.example.com", secure: true }
  * ```
  */
 export function requestOrigin(
   request: Request,
-  url: URL,
-  trustProxyHeaders: boolean,
+  options: ProxyOptions & { url: URL },
 ): RequestOrigin {
+  const { url, trustProxyHeaders } = options;
   const own = { origin: url.origin, secure: url.protocol === "https:" };
   if (!trustProxyHeaders) return Object.freeze(own);
   try {
@@ -57,12 +65,12 @@ export function requestOrigin(
     let host: string | undefined;
     // Forwarded wins as a whole: never mix its fields with X-Forwarded-* ones.
     if (forwarded !== null) {
-      const element = firstForwardedElement(forwarded);
+      const element = lastForwardedElement(forwarded);
       proto = validProto(element?.proto);
       host = validHost(element?.host);
     } else {
-      proto = validProto(firstValue(headers.get("x-forwarded-proto")));
-      host = validHost(firstValue(headers.get("x-forwarded-host")));
+      proto = validProto(lastValue(headers.get("x-forwarded-proto")));
+      host = validHost(lastValue(headers.get("x-forwarded-host")));
     }
     if (proto === undefined && host === undefined) return Object.freeze(own);
     proto ??= url.protocol.slice(0, -1);
@@ -76,8 +84,8 @@ export function requestOrigin(
 }
 
 /**
- * The client's IP address as reported by a trusted proxy: the `for`
- * parameter of the first `Forwarded` element, else the first
+ * The client's IP address as reported by the nearest trusted proxy: the
+ * `for` parameter of the last `Forwarded` element, else the last
  * `X-Forwarded-For` value (only when no `Forwarded` header is present).
  * A port and IPv6 brackets are removed. `undefined` when `trustProxyHeaders`
  * is false, the header is absent, or the value is not an IP address
@@ -87,20 +95,20 @@ export function requestOrigin(
  * @example
  * ```ts
  * import { forwardedClientAddress } from "./proxy.ts";
- * const request = new Request("http://internal/", { headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1" } });
- * forwardedClientAddress(request, true); // "203.0.113.7"
+ * const request = new Request("http://internal/", { headers: { "x-forwarded-for": "10.9.9.9, 203.0.113.7" } });
+ * forwardedClientAddress(request, { trustProxyHeaders: true }); // "203.0.113.7"
  * ```
  */
 export function forwardedClientAddress(
   request: Request,
-  trustProxyHeaders: boolean,
+  options: ProxyOptions,
 ): string | undefined {
-  if (!trustProxyHeaders) return undefined;
+  if (!options.trustProxyHeaders) return undefined;
   try {
     const forwarded = request.headers.get("forwarded");
     const raw = forwarded !== null
-      ? firstForwardedElement(forwarded)?.for
-      : firstValue(request.headers.get("x-forwarded-for"));
+      ? lastForwardedElement(forwarded)?.for
+      : lastValue(request.headers.get("x-forwarded-for"));
     return raw === undefined ? undefined : ipAddress(raw);
   } catch {
     return undefined;
@@ -113,25 +121,18 @@ interface ForwardedElement {
   for?: string;
 }
 
-/** First element of an RFC 7239 `Forwarded` header; `undefined` when absent or malformed. */
-function firstForwardedElement(header: string | null): ForwardedElement | undefined {
+/**
+ * Last element of an RFC 7239 `Forwarded` header (the nearest proxy's);
+ * `undefined` when absent or malformed.
+ */
+function lastForwardedElement(header: string | null): ForwardedElement | undefined {
   if (header === null || header.length > 4096) return undefined;
-  // The first element ends at the first comma outside a quoted string.
-  let end = header.length;
-  let quoted = false;
-  for (let i = 0; i < header.length; i++) {
-    const c = header[i];
-    if (quoted && c === "\\") i++;
-    else if (c === '"') quoted = !quoted;
-    else if (!quoted && c === ",") {
-      end = i;
-      break;
-    }
-  }
-  if (quoted) return undefined;
+  const elements = splitUnquoted(header, ",");
+  if (elements === undefined) return undefined;
+  const last = elements[elements.length - 1];
   const element: ForwardedElement = {};
   const seen = new Set<string>();
-  for (const pair of splitUnquoted(header.slice(0, end), ";")) {
+  for (const pair of splitUnquoted(last, ";") ?? []) {
     if (pair.trim() === "") continue;
     const m = FORWARDED_PAIR.exec(pair);
     if (m === null) return undefined;
@@ -147,7 +148,8 @@ function firstForwardedElement(header: string | null): ForwardedElement | undefi
   return element;
 }
 
-function splitUnquoted(text: string, separator: string): string[] {
+/** Splits on a separator outside quoted strings; `undefined` when a quote is left open. */
+function splitUnquoted(text: string, separator: string): string[] | undefined {
   const parts: string[] = [];
   let quoted = false;
   let start = 0;
@@ -161,13 +163,12 @@ function splitUnquoted(text: string, separator: string): string[] {
     }
   }
   parts.push(text.slice(start));
-  return parts;
+  return quoted ? undefined : parts;
 }
 
-function firstValue(header: string | null): string | undefined {
+function lastValue(header: string | null): string | undefined {
   if (header === null) return undefined;
-  const comma = header.indexOf(",");
-  return (comma === -1 ? header : header.slice(0, comma)).trim();
+  return header.slice(header.lastIndexOf(",") + 1).trim();
 }
 
 function validProto(value: string | undefined): string | undefined {

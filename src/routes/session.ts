@@ -21,12 +21,16 @@ import { jsonResponse, mediaType } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 
-/** `GET /session`: 200 `Session`, re-issued when older than `updateAge`; 401 otherwise. */
+/**
+ * `GET /session`: 200 `Session`, re-issued when older than `updateAge`; 200
+ * `null` without a valid session (its invalid cookies cleared), so that a
+ * signed-out page load is not an error.
+ */
 export async function getSessionRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
   const current = await readSession(ctx, http);
   if (current === null) {
     if (hasSessionCookie(http)) http.setCookies.push(...clearSessionCookies(http));
-    throw new AuthError("invalid_session_token", "There is no valid session; sign in first.");
+    return jsonResponse(http, null, 200);
   }
   const { payload } = current;
   const issuedAt = typeof payload.iat === "number" ? payload.iat : payload.auth_time;

@@ -43,7 +43,7 @@ Deno.test("a small session value is one Set-Cookie line", () => {
     nowMs: NOW,
   });
   assert.deepEqual(lines, [
-    "__Secure-service-stack.session_token=abc; Path=/; Max-Age=3600; " +
+    "__Host-service-stack.session_token=abc; Path=/; Max-Age=3600; " +
     "Expires=Wed, 01 Jan 2025 13:00:00 GMT; Secure; HttpOnly; SameSite=Lax",
   ]);
 });

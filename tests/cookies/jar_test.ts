@@ -20,21 +20,21 @@ Deno.test("default HTTP jar uses the standard strategy: no prefix, no Secure", (
   );
 });
 
-Deno.test("default HTTPS jar: __Secure- session and flow cookies, __Host- CSRF cookie", () => {
+Deno.test("default HTTPS jar: every cookie is __Host- (Secure, Path=/, no Domain)", () => {
   const { https } = resolveCookieJars(undefined);
   assert.equal(
     line(https.sessionToken),
-    "__Secure-service-stack.session_token=v; Path=/; Secure; HttpOnly; SameSite=Lax",
+    "__Host-service-stack.session_token=v; Path=/; Secure; HttpOnly; SameSite=Lax",
   );
   assert.equal(
     line(https.csrfToken),
     "__Host-service-stack.csrf_token=v; Path=/; Secure; HttpOnly; SameSite=Strict",
   );
   const flow = `Path=/; Max-Age=600; Expires=${IN_10_MIN}; Secure; HttpOnly; SameSite=Lax`;
-  assert.equal(line(https.state), `__Secure-service-stack.state=v; ${flow}`);
-  assert.equal(line(https.codeVerifier), `__Secure-service-stack.code_verifier=v; ${flow}`);
-  assert.equal(line(https.redirectTo), `__Secure-service-stack.redirect_to=v; ${flow}`);
-  assert.equal(line(https.redirectURI), `__Secure-service-stack.redirect_uri=v; ${flow}`);
+  assert.equal(line(https.state), `__Host-service-stack.state=v; ${flow}`);
+  assert.equal(line(https.codeVerifier), `__Host-service-stack.code_verifier=v; ${flow}`);
+  assert.equal(line(https.redirectTo), `__Host-service-stack.redirect_to=v; ${flow}`);
+  assert.equal(line(https.redirectURI), `__Host-service-stack.redirect_uri=v; ${flow}`);
 });
 
 Deno.test("the prefix option changes every cookie name", () => {
@@ -50,7 +50,7 @@ Deno.test("the prefix option changes every cookie name", () => {
       "app.redirect_uri",
     ],
   );
-  assert.equal(https.sessionToken.name, "__Secure-app.session_token");
+  assert.equal(https.sessionToken.name, "__Host-app.session_token");
   assert.equal(https.csrfToken.name, "__Host-app.csrf_token");
 });
 
@@ -68,8 +68,8 @@ Deno.test("resolved jars are deeply frozen", () => {
 Deno.test("two configs never share state: one prefix does not leak into another jar", () => {
   const a = resolveCookieJars({ prefix: "a" });
   const b = resolveCookieJars({ prefix: "b" });
-  assert.equal(a.https.sessionToken.name, "__Secure-a.session_token");
-  assert.equal(b.https.sessionToken.name, "__Secure-b.session_token");
+  assert.equal(a.https.sessionToken.name, "__Host-a.session_token");
+  assert.equal(b.https.sessionToken.name, "__Host-b.session_token");
   assert.equal(a.http.sessionToken.name, "a.session_token");
 });
 
@@ -78,7 +78,7 @@ Deno.test("two configs never share state: one prefix does not leak into another 
 Deno.test("an override name replaces the part after the prefix", () => {
   const { http, https } = resolveCookieJars({ overrides: { sessionToken: { name: "sid" } } });
   assert.equal(http.sessionToken.name, "service-stack.sid");
-  assert.equal(https.sessionToken.name, "__Secure-service-stack.sid");
+  assert.equal(https.sessionToken.name, "__Host-service-stack.sid");
 });
 
 Deno.test("standard strategy override over HTTPS: no prefix, Secure kept by default", () => {
@@ -228,7 +228,7 @@ Deno.test("an unknown cookie key or attribute is rejected", () => {
 
 Deno.test("host strategy rejects a Domain or a Path other than /", () => {
   rejects(
-    { overrides: { csrfToken: { attributes: { domain: "example.com" } } } },
+    { overrides: { csrfToken: { attributes: { strategy: "host", domain: "example.com" } } } },
     /forbids Domain/,
   );
   rejects(
@@ -280,4 +280,26 @@ Deno.test("non-object config parts are rejected", () => {
   rejects({ overrides: [] }, /cookies\.overrides/);
   rejects({ overrides: { state: "x" } }, /cookies\.overrides\.state/);
   rejects({ overrides: { state: { attributes: 1 } } }, /attributes/);
+});
+
+Deno.test("an override with a Domain or a Path other than / falls back to __Secure-", () => {
+  const { https } = resolveCookieJars({
+    overrides: {
+      sessionToken: { attributes: { domain: "example.com" } },
+      csrfToken: { attributes: { path: "/app" } },
+    },
+  });
+  assert.equal(https.sessionToken.name, "__Secure-service-stack.session_token");
+  assert.equal(https.csrfToken.name, "__Secure-service-stack.csrf_token");
+  assert.equal(https.state.name, "__Host-service-stack.state");
+});
+
+Deno.test("an explicit host strategy with a Domain is still refused, not downgraded", () => {
+  assert.throws(
+    () =>
+      resolveCookieJars({
+        overrides: { sessionToken: { attributes: { strategy: "host", domain: "example.com" } } },
+      }),
+    TypeError,
+  );
 });

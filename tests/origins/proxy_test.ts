@@ -4,7 +4,7 @@ import { forwardedClientAddress, requestOrigin } from "../../src/origins/proxy.t
 const OWN = "https://app.example.com";
 function origin(url: string, headers: Record<string, string>, trust: boolean) {
   const request = new Request(url, { headers });
-  return requestOrigin(request, new URL(request.url), trust);
+  return requestOrigin(request, { url: new URL(request.url), trustProxyHeaders: trust });
 }
 
 // ---- requestOrigin ------------------------------------------------------------
@@ -48,17 +48,30 @@ Deno.test("requestOrigin reads X-Forwarded-Proto and X-Forwarded-Host when trust
   });
 });
 
-Deno.test("requestOrigin takes the first value of a comma-separated X-Forwarded list", () => {
-  const headers = { "x-forwarded-proto": "https, http", "x-forwarded-host": "a.example.com, b" };
+Deno.test("requestOrigin takes the last value of a comma-separated X-Forwarded list (the proxy's)", () => {
+  const headers = { "x-forwarded-proto": "http, https", "x-forwarded-host": "b, a.example.com" };
   assert.deepEqual(origin("http://internal/", headers, true), {
     origin: "https://a.example.com",
     secure: true,
   });
 });
 
-Deno.test("requestOrigin prefers Forwarded over X-Forwarded-* and reads its first element", () => {
+Deno.test("requestOrigin never uses the client-supplied first element of a proxy's list", () => {
+  // The client sent "evil.example"; the proxy appended the real host.
+  const xfh = { "x-forwarded-host": "evil.example, app.example.com", "x-forwarded-proto": "https" };
+  assert.equal(origin("http://internal/", xfh, true).origin, "https://app.example.com");
+  const fwd = { forwarded: "host=evil.example;proto=https, host=app.example.com;proto=https" };
+  assert.equal(origin("http://internal/", fwd, true).origin, "https://app.example.com");
+  const proto = { "x-forwarded-proto": "https, http" };
+  assert.deepEqual(origin("http://app.example.com/", proto, true), {
+    origin: "http://app.example.com",
+    secure: false,
+  });
+});
+
+Deno.test("requestOrigin prefers Forwarded over X-Forwarded-* and reads its last element", () => {
   const headers = {
-    forwarded: 'for=192.0.2.60;proto=https;host="app.example.com:8443", proto=http;host=b.com',
+    forwarded: 'proto=http;host=b.com, for=192.0.2.60;proto=https;host="app.example.com:8443"',
     "x-forwarded-proto": "http",
     "x-forwarded-host": "evil.com",
   };
@@ -157,7 +170,9 @@ Deno.test("requestOrigin returns a frozen value", () => {
 // ---- forwardedClientAddress ------------------------------------------------------
 
 function client(headers: Record<string, string>, trust = true): string | undefined {
-  return forwardedClientAddress(new Request("http://internal/", { headers }), trust);
+  return forwardedClientAddress(new Request("http://internal/", { headers }), {
+    trustProxyHeaders: trust,
+  });
 }
 
 Deno.test("forwardedClientAddress is undefined when proxy headers are not trusted", () => {
@@ -165,8 +180,8 @@ Deno.test("forwardedClientAddress is undefined when proxy headers are not truste
   assert.equal(client({ forwarded: "for=203.0.113.7" }, false), undefined);
 });
 
-Deno.test("forwardedClientAddress reads the first X-Forwarded-For value", () => {
-  assert.equal(client({ "x-forwarded-for": " 203.0.113.7 , 10.0.0.1" }), "203.0.113.7");
+Deno.test("forwardedClientAddress reads the last X-Forwarded-For value (the proxy's)", () => {
+  assert.equal(client({ "x-forwarded-for": " 10.0.0.1 , 203.0.113.7" }), "203.0.113.7");
   assert.equal(client({ "x-forwarded-for": "2001:DB8::1" }), "2001:db8::1");
 });
 
@@ -176,7 +191,7 @@ Deno.test("forwardedClientAddress prefers Forwarded and strips port and brackets
     "x-forwarded-for": "1.1.1.1",
   };
   assert.equal(client(headers), "2001:db8:cafe::17");
-  assert.equal(client({ forwarded: 'for="192.0.2.43:47011", for=198.51.100.17' }), "192.0.2.43");
+  assert.equal(client({ forwarded: 'for=198.51.100.17, for="192.0.2.43:47011"' }), "192.0.2.43");
 });
 
 Deno.test("forwardedClientAddress refuses values that are not IP addresses", () => {
