@@ -18,7 +18,8 @@ import { exchangeCode } from "../oauth/token.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { Session } from "../types.ts";
 import { defaultTarget } from "./redirects.ts";
-import { callApp, startSession } from "./sign_in.ts";
+import { callApp } from "./call_app.ts";
+import { startSession } from "./sign_in.ts";
 
 /** The provider for an id, or 400 `invalid_request`. */
 export function providerById(ctx: AuthContext, id: string): ResolvedProvider {
@@ -100,7 +101,7 @@ export async function completeOAuthSignIn(
     `profile of provider ${provider.id}`,
     () => provider.profile(raw, { tokens, fetch: fetchFn }),
   );
-  const session = await startSession(ctx, http, user);
+  const session = await startSession(ctx, http, user, { source: "provider" });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;
 }

@@ -11,7 +11,9 @@ import { AuthError } from "../errors.ts";
 import { quotedName } from "../http.ts";
 import { JoseError, type JWTPayload } from "../../jose.ts";
 import type { HttpContext } from "../http_context.ts";
-import { validateWith } from "../standard_schema.ts";
+import { failingFields, validateWith } from "../standard_schema.ts";
+import { imageURL, userFieldProblem } from "../user_fields.ts";
+import { callApp } from "./call_app.ts";
 import { clearCsrfCookie } from "./csrf.ts";
 import type { Session, User } from "../types.ts";
 
@@ -179,34 +181,79 @@ export function clearSessionCookies(http: HttpContext): string[] {
   return clearCookieLines(http.jar.sessionToken, http.cookies);
 }
 
+/** Where a user comes from: the app's own code, or a provider's profile. */
+export type UserSource = "app" | "provider";
+
+function invalidUser(ctx: AuthContext, message: string, details: Record<string, string>): never {
+  ctx.logger.log("error", message, details);
+  throw new AuthError("server_error", "The server could not complete the request.");
+}
+
 /**
- * Validates a user from `authorize`, `onCreateUser` or a provider profile
- * against `identity.schema`, or by default keeps `sub` (required, non-empty)
- * and the optional string fields `name`, `email`, `image`; anything else is
- * dropped so that records such as password hashes never enter a token.
+ * Validates a user from `authorize`, `onCreateUser`, the sign-in hook or a
+ * provider profile against `identity.schema`, or by default keeps `sub`
+ * (required, non-empty) and the optional string fields `name`, `email`,
+ * `image`; anything else is dropped so that records such as password hashes
+ * never enter a token. Then every field must obey the user-field rules: a
+ * provider's breaking field is left out, the app's is refused with 400.
+ * A user failing `identity.schema` is a server error, logged with the failing
+ * field paths (never the values).
  */
-export async function validateUser(ctx: AuthContext, value: unknown): Promise<User> {
+export async function validateUser(
+  ctx: AuthContext,
+  value: unknown,
+  options: { source: UserSource },
+): Promise<User> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError("The user must be an object with a string `sub`.");
+    invalidUser(ctx, "user is not an object", { expected: "an object with a string sub" });
   }
-  if (ctx.identitySchema) {
-    const result = await validateWith(ctx.identitySchema, value);
+  let user: Record<string, unknown>;
+  const schema = ctx.identitySchema;
+  if (schema) {
+    const result = await callApp(ctx, "identity.schema", () => validateWith(schema, value));
     if (!result.ok) {
-      throw new TypeError(`The user does not match identity.schema: ${result.issues.join("; ")}`);
+      invalidUser(ctx, "user does not match identity.schema", {
+        fields: result.paths.join(", ") || "(unnamed)",
+      });
     }
-    return checkUserClaims(result.value);
-  }
-  const input = value as Record<string, unknown>;
-  const user: Record<string, unknown> = { sub: input.sub };
-  for (const field of DEFAULT_FIELDS) {
-    const fieldValue = input[field];
-    if (fieldValue === undefined || fieldValue === null || fieldValue === "") continue;
-    if (typeof fieldValue !== "string") {
-      throw new TypeError(`The user's ${field} must be a string.`);
+    user = { ...result.value as unknown as Record<string, unknown> };
+  } else {
+    const input = value as Record<string, unknown>;
+    user = { sub: input.sub };
+    for (const field of DEFAULT_FIELDS) {
+      const fieldValue = input[field];
+      if (fieldValue === undefined || fieldValue === null || fieldValue === "") continue;
+      if (typeof fieldValue !== "string") {
+        invalidUser(ctx, "user field is not a string", { field });
+      }
+      user[field] = fieldValue;
     }
-    user[field] = fieldValue;
   }
-  return checkUserClaims(user);
+  if (typeof user.sub !== "string" || user.sub === "") {
+    invalidUser(ctx, "user has no sub", { expected: "a non-empty string sub" });
+  }
+  return checkUserClaims(enforceFieldRules(user, options.source));
+}
+
+/** Applies the user-field rules: a provider's breaking field is dropped, anything else refused. */
+function enforceFieldRules(
+  user: Record<string, unknown>,
+  source: UserSource,
+): Record<string, unknown> {
+  let problem = userFieldProblem(user);
+  while (problem !== undefined) {
+    if (source !== "provider" || problem.field === "sub") {
+      throw new AuthError(
+        "invalid_request",
+        `The user field ${quotedName(problem.field)}is invalid; expected ${problem.expected}.`,
+      );
+    }
+    delete user[problem.field];
+    problem = userFieldProblem(user);
+  }
+  const image = imageURL(user.image);
+  if (image !== undefined) user.image = image;
+  return user;
 }
 
 function checkUserClaims(value: unknown): User {
@@ -235,16 +282,19 @@ export async function updatedUser(
   update: Record<string, unknown>,
 ): Promise<User> {
   for (const key of Object.keys(update)) {
-    if (key === "sub") throw new AuthError("invalid_request", "The user's sub cannot be changed.");
+    if (key === "sub") {
+      throw new AuthError("invalid_request", "The user's sub cannot be changed; expected no sub.");
+    }
     if (RESERVED_CLAIMS.has(key)) {
       throw new AuthError(
         "invalid_request",
-        `"${key}" is managed by the server and cannot be updated.`,
+        `"${key}" is managed by the server; expected only user fields.`,
       );
     }
   }
   const base = userFromPayload(current) as unknown as Record<string, unknown>;
-  if (!ctx.identitySchema) {
+  const schema = ctx.identitySchema;
+  if (!schema) {
     const next: Record<string, unknown> = { ...base };
     for (const [key, value] of Object.entries(update)) {
       if (!(DEFAULT_FIELDS as readonly string[]).includes(key)) {
@@ -253,25 +303,29 @@ export async function updatedUser(
           `The user field ${quotedName(key)}is unknown; expected name, email or image.`,
         );
       }
-      if (typeof value !== "string" || value.length > 2048) {
+      if (typeof value !== "string") {
         throw new AuthError(
           "invalid_request",
-          `The user field "${key}" must be a string of at most 2048 characters.`,
+          `The user field "${key}" is not a string; expected a string.`,
         );
       }
       if (value === "") delete next[key];
       else next[key] = value;
     }
-    return next as unknown as User;
+    return checkUserClaims(enforceFieldRules(next, "app"));
   }
-  const result = await validateWith(ctx.identitySchema, { ...base, ...update });
+  const result = await callApp(
+    ctx,
+    "identity.schema",
+    () => validateWith(schema, { ...base, ...update }),
+  );
   if (!result.ok) {
     throw new AuthError(
       "invalid_request",
-      `The update does not match the identity schema: ${result.issues.join("; ")}`,
+      `The update does not match identity.schema${failingFields(result)}.`,
     );
   }
-  const output = result.value as unknown as Record<string, unknown>;
+  const output = { ...result.value as unknown as Record<string, unknown> };
   for (const key of Object.keys(update)) {
     if (!Object.hasOwn(output, key)) {
       throw new AuthError(
@@ -281,9 +335,9 @@ export async function updatedUser(
     }
   }
   if (output.sub !== current.sub) {
-    throw new AuthError("invalid_request", "The user's sub cannot be changed.");
+    throw new AuthError("invalid_request", "The user's sub cannot be changed; expected no sub.");
   }
-  return checkUserClaims(output);
+  return checkUserClaims(enforceFieldRules(output, "app"));
 }
 
 /** Parses an `expires` update: an ISO 8601 date in the future; returns seconds. */

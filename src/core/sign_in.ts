@@ -8,29 +8,13 @@
 
 import type { AuthContext, Credentials } from "../config.ts";
 import { readChunkedCookie } from "../cookies/chunks.ts";
-import { AuthError, toAuthError } from "../errors.ts";
+import { AuthError } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
-import { validateWith } from "../standard_schema.ts";
+import { failingFields, validateWith } from "../standard_schema.ts";
 import type { Session } from "../types.ts";
+import { callApp } from "./call_app.ts";
 import { issueCsrfToken } from "./csrf.ts";
-import { issueSession, validateUser } from "./session.ts";
-
-/**
- * Calls application code (`authorize`, `onCreateUser`, a profile mapper, a
- * schema): an `AuthError` passes through, anything else is logged by name
- * and becomes a 500 `server_error` with no detail.
- */
-export async function callApp<T>(
-  ctx: AuthContext,
-  what: string,
-  fn: () => T | Promise<T>,
-): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    throw toAuthError(error, ctx.logger, what);
-  }
-}
+import { issueSession, type UserSource, validateUser } from "./session.ts";
 
 /**
  * Validates the user, issues the session and a CSRF token bound to it, and
@@ -41,8 +25,9 @@ export async function startSession(
   ctx: AuthContext,
   http: HttpContext,
   value: unknown,
+  options: { source: UserSource } = { source: "app" },
 ): Promise<Session> {
-  const user = await callApp(ctx, "user validation", () => validateUser(ctx, value));
+  const user = await validateUser(ctx, value, options);
   const issued = await issueSession(ctx, http, user);
   const previous = readChunkedCookie(http.jar.sessionToken.name, http.cookies);
   if (previous !== undefined) ctx.sessionCache.delete(previous);
@@ -101,7 +86,7 @@ export async function signUp(
     if (!result.ok) {
       throw new AuthError(
         "invalid_request",
-        `The sign-up data is invalid: ${result.issues.join("; ")}`,
+        `The sign-up data is invalid${failingFields(result)}.`,
       );
     }
     payload = result.value;
