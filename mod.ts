@@ -14,7 +14,14 @@
  */
 
 export { type Auth, type AuthHandlers, createAuth } from "./src/create_auth.ts";
-export type { AuthConfig, Credentials, OAuthProviderEntry } from "./src/config.ts";
+export type {
+  AuthCallbacks,
+  AuthConfig,
+  AuthEvents,
+  Credentials,
+  OAuthProviderEntry,
+  SignInParams,
+} from "./src/config.ts";
 export type { AuthAPI, SignInOptions, SignOutOptions, UpdateSessionOptions } from "./src/api.ts";
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/password.ts";

@@ -8,7 +8,7 @@
 import type { AuthContext, Credentials } from "./config.ts";
 import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
 import { checkedRedirectTarget, finish, type RedirectIntent } from "./core/redirects.ts";
-import { readSession, reissueSession, signOut, toSession, updatedUser } from "./core/session.ts";
+import { readSession, signOut, toSession, updateSession } from "./core/session.ts";
 import { signInWithCredentials } from "./core/sign_in.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
@@ -175,10 +175,13 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
           "data is not an object; expected an object of user fields.",
         );
       }
-      const user = await updatedUser(ctx, current.payload, data);
-      const next = await reissueSession(ctx, http, current, user, options.expires);
-      for (const line of next.cookies) options.headers?.append("Set-Cookie", line);
-      return next.session as Session<U>;
+      const session = await updateSession(ctx, http, {
+        current,
+        user: data,
+        expires: options.expires,
+      });
+      for (const line of http.setCookies) options.headers?.append("Set-Cookie", line);
+      return session as Session<U>;
     },
   });
 }

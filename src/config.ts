@@ -9,9 +9,17 @@ import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
 import { type Credentials, type FeatureSettings, resolveFeatures } from "./config/features.ts";
+import {
+  type AuthCallbacks,
+  type AuthEvents,
+  type HookSettings,
+  resolveHooks,
+  type SignInParams,
+} from "./config/hooks.ts";
 import { type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
+import { type PageSettings, resolvePages } from "./config/pages.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
@@ -23,7 +31,7 @@ import { SessionCache } from "./session_cache.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
-export type { Credentials };
+export type { AuthCallbacks, AuthEvents, Credentials, SignInParams };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /** A provider entry in `oauth`: a built-in id, a built-in with overrides, or a custom provider. */
@@ -70,6 +78,16 @@ export interface AuthConfig<
     /** Creates the user record and returns the user; may throw `AuthError`. */
     onCreateUser: (payload: P, request: Request) => U | Promise<U>;
   };
+  /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
+  callbacks?: AuthCallbacks<U>;
+  /** Audit events, called after the fact; their errors are logged, never answered. */
+  events?: AuthEvents<U>;
+  /**
+   * Where browser-facing failures land: `error` (a path or an absolute URL)
+   * receives `error` and `error_description` in its query when a sign-in or
+   * callback fails with no trusted target to go back to.
+   */
+  pages?: { error?: string };
   /** Token format: `sealed` (default), `signed` or `encrypted`. */
   jwt?: { mode?: JWTMode };
   /** Session lifetime in seconds: `maxAge` (default 30 days), `updateAge` (default 1 day). */
@@ -85,7 +103,14 @@ export interface AuthConfig<
 }
 
 /** Everything an instance needs, built once from the config and frozen. */
-export interface AuthContext extends SessionSettings, KeySettings, OriginSettings, FeatureSettings {
+export interface AuthContext
+  extends
+    SessionSettings,
+    KeySettings,
+    OriginSettings,
+    FeatureSettings,
+    HookSettings,
+    PageSettings {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -108,6 +133,9 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "signUp",
   "jwt",
   "session",
+  "callbacks",
+  "events",
+  "pages",
   "logger",
   "fetch",
   "env",
@@ -149,6 +177,8 @@ export function buildContext(config: AuthConfig): AuthContext {
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);
+  const hooks = resolveHooks(config);
+  const pages = resolvePages(config.pages);
   if (config.cookies !== undefined && !isRecord(config.cookies)) {
     fail("cookies is not an object; expected { prefix, overrides }.");
   }
@@ -168,6 +198,8 @@ export function buildContext(config: AuthConfig): AuthContext {
     ...keys,
     ...origins,
     ...features,
+    ...hooks,
+    ...pages,
     basePath,
     providers,
     jars,

@@ -19,17 +19,20 @@ import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { Session } from "../types.ts";
 import { defaultTarget } from "./redirects.ts";
 import { callApp } from "./call_app.ts";
-import { startSession } from "./sign_in.ts";
+import { finishSignIn } from "./sign_in.ts";
+
+/** The error for a provider id no provider has: 400 `invalid_request`. */
+export function unknownProviderError(): AuthError {
+  return new AuthError(
+    "invalid_request",
+    "The provider is unknown; expected a configured provider id.",
+  );
+}
 
 /** The provider for an id, or 400 `invalid_request`. */
 export function providerById(ctx: AuthContext, id: string): ResolvedProvider {
   const provider = ctx.providers.get(id);
-  if (!provider) {
-    throw new AuthError(
-      "invalid_request",
-      "The provider is unknown; expected a configured provider id.",
-    );
-  }
+  if (!provider) throw unknownProviderError();
   return provider;
 }
 
@@ -101,7 +104,13 @@ export async function completeOAuthSignIn(
     `profile of provider ${provider.id}`,
     () => provider.profile(raw, { tokens, fetch: fetchFn }),
   );
-  const session = await startSession(ctx, http, user, { source: "provider" });
+  const session = await finishSignIn(ctx, http, {
+    user,
+    provider: provider.id,
+    source: "provider",
+    profile: raw,
+    tokens,
+  });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;
 }

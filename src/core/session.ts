@@ -15,6 +15,7 @@ import { failingFields, validateWith } from "../standard_schema.ts";
 import { imageURL, userFieldProblem } from "../user_fields.ts";
 import { callApp } from "./call_app.ts";
 import { clearCsrfCookie } from "./csrf.ts";
+import { emit } from "./events.ts";
 import type { Session, User } from "../types.ts";
 
 /** Claims the module manages; never user fields, never updatable. */
@@ -359,12 +360,32 @@ function parseExpiresUpdate(value: unknown, now: number): number {
  * the session and CSRF cookies are cleared. Idempotent: without a session it
  * only clears the cookies.
  */
-export function signOut(
+export async function signOut(
   ctx: AuthContext,
   http: HttpContext,
   session: CurrentSession | null,
 ): Promise<void> {
   if (session) ctx.sessionCache.delete(session.token);
   http.setCookies.push(...clearSessionCookies(http), clearCsrfCookie(http));
-  return Promise.resolve();
+  await emit(ctx, "signOut", {
+    session: session ? toSession(session.payload) : null,
+    request: http.request,
+  });
+}
+
+/**
+ * Applies an update to the current session (user fields through the same
+ * rules as sign-in, `expires` only shortening), re-issues it, adds its
+ * cookies to the response and emits `sessionUpdate`.
+ */
+export async function updateSession(
+  ctx: AuthContext,
+  http: HttpContext,
+  change: { current: CurrentSession; user: Record<string, unknown>; expires?: unknown },
+): Promise<Session> {
+  const user = await updatedUser(ctx, change.current.payload, change.user);
+  const next = await reissueSession(ctx, http, change.current, user, change.expires);
+  http.setCookies.push(...next.cookies);
+  await emit(ctx, "sessionUpdate", { session: next.session, request: http.request });
+  return next.session;
 }

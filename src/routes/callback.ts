@@ -7,35 +7,32 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { completeOAuthSignIn, providerById, readFlow } from "../core/oauth_sign_in.ts";
+import { browserFailure, withError } from "../core/browser_failure.ts";
+import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { clearFlowCookieLines } from "../oauth/flow_cookies.ts";
 
-/** Appends `error` and `error_description` to a validated target, keeping it relative when it was. */
-function withError(target: string, error: AuthError): string {
-  const relative = target.startsWith("/");
-  const url = new URL(target, "http://relative.invalid");
-  url.searchParams.set("error", error.code);
-  url.searchParams.set("error_description", error.description);
-  return relative ? `${url.pathname}${url.search}${url.hash}` : url.href;
-}
-
-/** `GET /callback/:oauth`: 302 to the stored target, with the session or with an error. */
+/**
+ * `GET /callback/:oauth`: 302 to the stored target, with the session or with
+ * an error. Without a trusted target (flow cookies missing, expired or
+ * forged) it is a browser failure: `pages.error`, an HTML page, or JSON.
+ */
 export async function callbackRoute(
   ctx: AuthContext,
   http: HttpContext,
   params: { provider: string },
 ): Promise<Response> {
   http.setCookies.push(...clearFlowCookieLines(http));
-  const provider = providerById(ctx, params.provider);
-  const flow = await readFlow(ctx, http, provider);
-  if (flow === null) {
-    throw new AuthError(
+  const provider = ctx.providers.get(params.provider);
+  const flow = provider ? await readFlow(ctx, http, provider) : null;
+  if (provider === undefined || flow === null) {
+    const error = provider === undefined ? unknownProviderError() : new AuthError(
       "invalid_request",
-      "The sign-in flow is missing, expired or was started for another provider; expected a flow started here: start again.",
+      "The sign-in flow is missing, expired or was started elsewhere; expected a sign-in started here: start again.",
     );
+    return browserFailure(ctx, http, { error, route: "callback", provider: params.provider });
   }
   try {
     await completeOAuthSignIn(ctx, http, { provider, flow, params: http.url.searchParams });

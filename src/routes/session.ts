@@ -13,7 +13,7 @@ import {
   readSession,
   reissueSession,
   toSession,
-  updatedUser,
+  updateSession,
   userFromPayload,
 } from "../core/session.ts";
 import { AuthError } from "../errors.ts";
@@ -72,9 +72,7 @@ export async function updateSessionRoute(ctx: AuthContext, http: HttpContext): P
   const { session: current, body } = await guardSessionMutation(ctx, http);
   const intent = await redirectIntent(http);
   const form = mediaType(http.request) === "application/x-www-form-urlencoded";
-  const { user: update, expires } = splitUpdate(await body(), form);
-  const user = await updatedUser(ctx, current.payload, update);
-  const next = await reissueSession(ctx, http, current, user, expires);
-  http.setCookies.push(...next.cookies);
-  return finish(http, intent, { body: next.session, status: 200 });
+  const { user, expires } = splitUpdate(await body(), form);
+  const session = await updateSession(ctx, http, { current, user, expires });
+  return finish(http, intent, { body: session, status: 200 });
 }

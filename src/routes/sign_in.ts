@@ -5,25 +5,36 @@
  */
 
 import type { AuthContext } from "../config.ts";
+import { browserFailure } from "../core/browser_failure.ts";
 import { providerById, startOAuthSignIn } from "../core/oauth_sign_in.ts";
 import { redirectIntent } from "../core/redirects.ts";
 import { jsonResponse, redirectResponse, singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 
-/** `GET /signIn/:oauth`: 302 to the provider (or 200 `{ url }` with `redirect=false`). */
+/**
+ * `GET /signIn/:oauth`: 302 to the provider, or 200 `{ url }` with
+ * `redirect=false`. A failure is a browser failure (error page or
+ * `pages.error`), except that `redirect=false` callers always get JSON.
+ */
 export async function signInRoute(
   ctx: AuthContext,
   http: HttpContext,
   params: { provider: string },
 ): Promise<Response> {
-  providerById(ctx, params.provider);
-  const intent = await redirectIntent(http);
-  const url = await startOAuthSignIn(ctx, http, {
-    providerId: params.provider,
-    redirectTo: intent.redirectTo,
-  });
-  if (singleParam(http.url.searchParams, "redirect") === "false") {
-    return jsonResponse(http, { url }, 200);
+  const json = http.url.searchParams.get("redirect") === "false";
+  try {
+    providerById(ctx, params.provider);
+    const intent = await redirectIntent(http);
+    const url = await startOAuthSignIn(ctx, http, {
+      providerId: params.provider,
+      redirectTo: intent.redirectTo,
+    });
+    if (singleParam(http.url.searchParams, "redirect") === "false") {
+      return jsonResponse(http, { url }, 200);
+    }
+    return redirectResponse(http, url);
+  } catch (error) {
+    if (json) throw error;
+    return browserFailure(ctx, http, { error, route: "signIn", provider: params.provider });
   }
-  return redirectResponse(http, url);
 }
