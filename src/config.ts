@@ -34,6 +34,14 @@ import type { User } from "./types.ts";
 export type { AuthCallbacks, AuthEvents, Credentials, SignInParams };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
+/**
+ * What application code returns as a user: at least `sub`, and any fields
+ * of the app's user. `identity.schema` validates it (and may fill defaults)
+ * before it enters a session, so the session's user type comes from the
+ * schema alone, never from what a hook happens to return.
+ */
+export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
+
 /** A provider entry in `oauth`: a built-in id, a built-in with overrides, or a custom provider. */
 export type OAuthProviderEntry =
   | BuiltInProviderId
@@ -69,19 +77,22 @@ export interface AuthConfig<
   /** Username/password sign-in. */
   credentials?: {
     /** Returns the user for valid credentials, `null` otherwise; may throw `AuthError`. */
-    authorize: (credentials: Credentials, request: Request) => U | null | Promise<U | null>;
+    authorize: (
+      credentials: Credentials,
+      request: Request,
+    ) => UserInput<U> | null | Promise<UserInput<U> | null>;
   };
   /** Sign-up. */
   signUp?: {
     /** Validates the sign-up body (any Standard Schema v1 object). */
     schema?: StandardSchemaV1<unknown, P>;
     /** Creates the user record and returns the user; may throw `AuthError`. */
-    onCreateUser: (payload: P, request: Request) => U | Promise<U>;
+    onCreateUser: (payload: P, request: Request) => UserInput<U> | Promise<UserInput<U>>;
   };
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
-  callbacks?: AuthCallbacks<U>;
+  callbacks?: AuthCallbacks<NoInfer<U>>;
   /** Audit events, called after the fact; their errors are logged, never answered. */
-  events?: AuthEvents<U>;
+  events?: AuthEvents<NoInfer<U>>;
   /**
    * Where browser-facing failures land: `error` (a path or an absolute URL)
    * receives `error` and `error_description` in its query when a sign-in or
