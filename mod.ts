@@ -21,6 +21,7 @@ export type {
   Credentials,
   OAuthProviderEntry,
   SignInParams,
+  UserInput,
 } from "./src/config.ts";
 export type { AuthAPI, SignInOptions, SignOutOptions, UpdateSessionOptions } from "./src/api.ts";
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
