@@ -32,6 +32,8 @@ export interface Route {
   readonly method: Method;
   /** Path segments after `basePath`; `:name` captures one decoded segment. */
   readonly segments: readonly string[];
+  /** Whether every segment is literal (such routes win over parameter routes). */
+  readonly literal: boolean;
   /** Whether the instance serves it; a route that is off is a 404. */
   readonly enabled: (ctx: AuthContext) => boolean;
   /** The route's handler. */
@@ -53,9 +55,11 @@ export function route<P extends string>(
   handle: RouteHandler<PathParams<P>>,
   options: RouteOptions = {},
 ): Route {
+  const segments = Object.freeze(path.split("/"));
   return Object.freeze({
     method,
-    segments: Object.freeze(path.split("/")),
+    segments,
+    literal: segments.every((segment) => !segment.startsWith(":")),
     enabled: options.enabled ?? always,
     // The pattern fills exactly the params PathParams<P> names.
     handle: handle as RouteHandler,
@@ -94,7 +98,7 @@ export function matchRoute(
   for (const literal of [true, false]) {
     const candidates: { route: Route; params: Record<string, string> }[] = [];
     for (const candidate of table) {
-      if (isLiteral(candidate) !== literal) continue;
+      if (candidate.literal !== literal) continue;
       const params = matchSegments(candidate.segments, segments);
       if (params !== null) candidates.push({ route: candidate, params });
     }
@@ -108,10 +112,6 @@ export function matchRoute(
       : { kind: "method_not_allowed", allow };
   }
   return NOT_FOUND;
-}
-
-function isLiteral(candidate: Route): boolean {
-  return candidate.segments.every((segment) => !segment.startsWith(":"));
 }
 
 function matchSegments(
