@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createMockProvider, type MockProvider } from "../../testing.ts";
 import { encodeBase64Url } from "../../src/jose/base64url.ts";
-import { errorPage } from "../../src/testing/_pages.ts";
+import { errorPage } from "../../src/testing/mock_provider/pages.ts";
 
 const REDIRECT_URI = "http://app.localhost/auth/callback/mock";
 const STATE = "state-0123456789abcdef";

@@ -1,0 +1,77 @@
+/**
+ * The ID token of an OpenID Connect token response (OpenID Connect Core
+ * 2 and 3.1.3.6): a compact JWS over the user's claims for the granted
+ * scope plus `iss`, `sub`, `aud`, `exp`, `iat` and the request's `nonce`,
+ * after the test hooks had their say.
+ *
+ * @module
+ */
+
+import { signCompactJWS } from "../../jose/jws.ts";
+import type { CodeGrant, MockContext } from "./_state.ts";
+import { signingKey } from "./jwks.ts";
+import type { OIDCSettings } from "./options.ts";
+import type { MockIdTokenContext, MockUser } from "./types.ts";
+import { userClaims } from "./users.ts";
+
+/** The signed ID token for a redeemed code; `undefined` when `tamperIdToken` drops it. */
+export async function issueIdToken(
+  ctx: MockContext,
+  grant: CodeGrant,
+  user: MockUser,
+): Promise<string | undefined> {
+  const oidc = ctx.settings.oidc as OIDCSettings;
+  const context: MockIdTokenContext = { user, clientId: grant.clientId, scope: grant.scope };
+  if (grant.nonce !== undefined) context.nonce = grant.nonce;
+  const claims = await applyClaimsOption(oidc, idTokenClaims(ctx, grant, user), context);
+  const key = await signingKey(ctx);
+  const token = await signCompactJWS(JSON.stringify(claims), key.privateKey, {
+    alg: oidc.alg,
+    typ: "JWT",
+    kid: key.kid,
+  });
+  return oidc.tamperIdToken === undefined ? token : await oidc.tamperIdToken(token, context);
+}
+
+/** The claims the mock signs when no hook changes them. */
+function idTokenClaims(
+  ctx: MockContext,
+  grant: CodeGrant,
+  user: MockUser,
+): Record<string, unknown> {
+  const { settings } = ctx;
+  const now = settings.clock();
+  const ttl = (settings.oidc as OIDCSettings).idTokenTTL;
+  const claims: Record<string, unknown> = {
+    ...userClaims(user, grant.scope, { oidc: true }),
+    iss: settings.issuer,
+    sub: user.sub,
+    aud: grant.clientId,
+    exp: Math.floor((now + ttl * 1000) / 1000),
+    iat: Math.floor(now / 1000),
+  };
+  if (grant.nonce !== undefined) claims.nonce = grant.nonce;
+  return claims;
+}
+
+/** The `idTokenClaims` option applied: merged (`undefined` removes) or called. */
+async function applyClaimsOption(
+  oidc: OIDCSettings,
+  claims: Record<string, unknown>,
+  context: MockIdTokenContext,
+): Promise<Record<string, unknown>> {
+  const option = oidc.idTokenClaims;
+  if (option === undefined) return claims;
+  if (typeof option === "function") {
+    const result = await option({ ...claims }, context);
+    if (typeof result !== "object" || result === null || Array.isArray(result)) {
+      throw new TypeError("The idTokenClaims function gave no claims: expected an object.");
+    }
+    return result;
+  }
+  const merged = { ...claims, ...option };
+  for (const [name, value] of Object.entries(option)) {
+    if (value === undefined) delete merged[name];
+  }
+  return merged;
+}
