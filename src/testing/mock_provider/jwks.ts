@@ -31,7 +31,7 @@ const PUBLIC_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 export function signingKey(ctx: MockContext): Promise<SigningKey> {
   const { state, settings } = ctx;
   if (state.signingKey === undefined) {
-    const pending: Promise<SigningKey> = generateSigningKey(settings.oidc?.alg ?? "RS256")
+    const pending: Promise<SigningKey> = generateSigningKey(settings.oidc?.alg ?? "ES256")
       .catch((error) => {
         // A failed generation is not kept: the next request tries again.
         if (state.signingKey === pending) state.signingKey = undefined;

@@ -68,7 +68,7 @@ export function createMockProvider(
  * With `oidc` it is also an OpenID Connect provider: it serves its metadata
  * at `{issuer}/.well-known/openid-configuration` and its public key at
  * `{issuer}/jwks`, and for an `openid` scope its token responses carry an
- * `id_token` (RS256 by default; `iss`, `sub`, `aud` = client id, `exp`,
+ * `id_token` (ES256 by default; `iss`, `sub`, `aud` = client id, `exp`,
  * `iat`, the request's `nonce`, and the user's claims for the scope). Both
  * kinds of request appear in `requests` (`"discovery"`, `"jwks"`), so that
  * tests can assert what a relying party caches.

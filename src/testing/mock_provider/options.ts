@@ -122,7 +122,7 @@ export function resolveOptions(options: MockProviderOptions): MockSettings {
 function resolveOIDC(value: boolean | MockOIDCOptions | undefined): OIDCSettings | undefined {
   if (value === undefined || value === false) return undefined;
   const options: MockOIDCOptions = value === true ? {} : value;
-  const alg = options.signingAlg ?? "RS256";
+  const alg = options.signingAlg ?? "ES256";
   if (alg !== "RS256" && alg !== "ES256") {
     throw new TypeError(`Invalid oidc.signingAlg "${alg}": expected "RS256" or "ES256".`);
   }
