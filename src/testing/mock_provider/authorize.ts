@@ -7,6 +7,7 @@
  * @module
  */
 
+import { quotedName } from "../../http.ts";
 import { randomToken } from "../../oauth/pkce.ts";
 import type { MockContext } from "./_state.ts";
 import { consentDecision, consentOutcome } from "./consent.ts";
@@ -18,12 +19,13 @@ import { findUser } from "./users.ts";
 
 const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;
 
-/** Where a trusted request's answer goes. */
+/** A request from a trusted client: where its answer goes, and its parameters for the log. */
 interface ReturnTo {
   redirectURI: string;
   state: string;
   /** A POSTed consent form is answered with 303, a GET with 302. */
   afterPost: boolean;
+  params: URLSearchParams;
 }
 
 /** A checked authorization request. */
@@ -41,13 +43,13 @@ interface Refusal {
 }
 
 /** `GET` (and, interactive, `POST`) `{baseURL}/authorize`. */
-export async function authorize(ctx: MockContext, request: Request, url: URL): Promise<Outcome> {
+export async function authorize(ctx: MockContext, request: Request): Promise<Outcome> {
   const { interactive } = ctx.settings;
   const afterPost = request.method === "POST";
   if (request.method !== "GET" && !(afterPost && interactive)) {
     return methodNotAllowed(interactive ? "GET, POST" : "GET");
   }
-  const params = afterPost ? await readForm(request) : url.searchParams;
+  const params = afterPost ? await readForm(request) : new URL(request.url).searchParams;
   if (params === undefined) {
     return untrusted("The consent form must be form-encoded, at most 64 KiB.", undefined);
   }
@@ -55,22 +57,19 @@ export async function authorize(ctx: MockContext, request: Request, url: URL): P
   if (distrust !== undefined) return untrusted(distrust, params);
 
   // From here on the redirect URI is trusted: errors go back to the client.
-  const to = {
-    redirectURI: params.get("redirect_uri")!,
-    state: params.get("state") ?? "",
-    afterPost,
-  };
+  const redirectURI = params.get("redirect_uri")!;
+  const to: ReturnTo = { redirectURI, state: params.get("state") ?? "", afterPost, params };
   const checked = checkRequest(ctx.settings, params);
-  if ("error" in checked) return refuse(ctx.settings, to, checked, params);
+  if ("error" in checked) return refuse(ctx.settings, to, checked);
   if (interactive && !afterPost) return consentOutcome(ctx, params, checked);
   const decision = interactive
     ? consentDecision(params)
-    : await decideByOption(ctx.settings, { ...checked, ...to, request });
+    : await decideByOption(ctx.settings, { ...checked, redirectURI, state: to.state, request });
   if (decision === undefined) {
     const description = "The consent form needs decision=approve or deny.";
-    return refuse(ctx.settings, to, { error: "invalid_request", description }, params);
+    return refuse(ctx.settings, to, { error: "invalid_request", description });
   }
-  return answer(ctx, { to, checked, decision }, params);
+  return answer(ctx, { to, checked, decision });
 }
 
 function untrusted(description: string, params: URLSearchParams | undefined): Outcome {
@@ -108,7 +107,10 @@ function checkRequest(settings: MockSettings, params: URLSearchParams): CheckedR
   const refusal = (error: string, description: string): Refusal => ({ error, description });
   const duplicate = firstDuplicate(params);
   if (duplicate !== undefined) {
-    return refusal("invalid_request", `The ${duplicate} parameter must be sent once.`);
+    return refusal(
+      "invalid_request",
+      `The parameter ${quotedName(duplicate)}is repeated; expected it once.`,
+    );
   }
   const responseType = params.get("response_type") ?? "";
   if (responseType === "") return refusal("invalid_request", "response_type is required.");
@@ -126,7 +128,14 @@ function checkRequest(settings: MockSettings, params: URLSearchParams): CheckedR
   }
   const requested = (params.get("scope") ?? "").split(" ").filter((s) => s !== "");
   const unknown = requested.find((s) => !settings.knownScopes.has(s));
-  if (unknown !== undefined) return refusal("invalid_scope", `Unknown scope "${unknown}".`);
+  if (unknown !== undefined) {
+    return refusal(
+      "invalid_scope",
+      `The scope ${quotedName(unknown)}is unknown; expected some of "${
+        [...settings.knownScopes].join(" ")
+      }".`,
+    );
+  }
   return {
     scope: (requested.length > 0 ? requested : [...settings.knownScopes]).join(" "),
     challenge,
@@ -138,7 +147,7 @@ function checkRequest(settings: MockSettings, params: URLSearchParams): CheckedR
 /** The `decide` option's answer; an invalid one is a bug in the test, so it throws. */
 async function decideByOption(
   settings: MockSettings,
-  input: CheckedRequest & ReturnTo & { request: Request },
+  input: CheckedRequest & { redirectURI: string; state: string; request: Request },
 ): Promise<MockDecision> {
   const { redirectURI, scope, state, loginHint, request } = input;
   const context = { clientId: settings.clientId, redirectURI, scope, state, loginHint, request };
@@ -163,13 +172,12 @@ function isDecision(value: unknown): value is MockDecision {
 function answer(
   ctx: MockContext,
   input: { to: ReturnTo; checked: CheckedRequest; decision: MockDecision },
-  params: URLSearchParams,
 ): Outcome {
   const { to, checked, decision } = input;
   const { settings } = ctx;
   if (decision === "deny") {
     const description = "The user denied the request.";
-    return refuse(settings, to, { error: "access_denied", description }, params);
+    return refuse(settings, to, { error: "access_denied", description });
   }
   const key = typeof decision === "object" ? decision.user : checked.loginHint;
   const user = key === undefined ? settings.users[0] : findUser(settings.users, key);
@@ -177,7 +185,7 @@ function answer(
     const description = key === undefined
       ? "There is no user to sign in."
       : "No user matches the login hint.";
-    return refuse(settings, to, { error: "access_denied", description }, params);
+    return refuse(settings, to, { error: "access_denied", description });
   }
   const code = randomToken();
   ctx.state.codes.set(code, {
@@ -192,17 +200,13 @@ function answer(
     revoked: false,
     accessTokens: [],
   });
-  return { response: redirectBack(settings, to, { code, state: to.state }), params };
+  return { response: redirectBack(settings, to, { code, state: to.state }), params: to.params };
 }
 
-function refuse(
-  settings: MockSettings,
-  to: ReturnTo,
-  refusal: Refusal,
-  params: URLSearchParams,
-): Outcome {
+/** Redirects back with the refusal's error. */
+function refuse(settings: MockSettings, to: ReturnTo, refusal: Refusal): Outcome {
   const values = { error: refusal.error, error_description: refusal.description, state: to.state };
-  return { response: redirectBack(settings, to, values), error: refusal.error, params };
+  return { response: redirectBack(settings, to, values), error: refusal.error, params: to.params };
 }
 
 /** The redirect to the client with `values` (empty ones left out) and, by default, `iss`. */

@@ -26,7 +26,7 @@ export async function handleRequest(ctx: MockContext, request: Request): Promise
   const endpoint = endpointOf(ctx.settings, url);
   let outcome: Outcome;
   try {
-    outcome = await route(ctx, { endpoint, request, url });
+    outcome = await route(ctx, { endpoint, request });
   } catch (error) {
     outcome = failed(
       error instanceof AuthError
@@ -34,20 +34,20 @@ export async function handleRequest(ctx: MockContext, request: Request): Promise
         : new AuthError("server_error", "The mock provider failed unexpectedly.", { status: 500 }),
     );
   }
-  ctx.state.requests.push(record(request, url, endpoint, outcome));
+  ctx.state.requests.push(record({ request, url, endpoint }, outcome));
   return outcome.response;
 }
 
 function route(
   ctx: MockContext,
-  input: { endpoint: MockEndpoint; request: Request; url: URL },
+  input: { endpoint: MockEndpoint; request: Request },
 ): Outcome | Promise<Outcome> {
-  const { endpoint, request, url } = input;
+  const { endpoint, request } = input;
   switch (endpoint) {
     case "authorize":
-      return authorize(ctx, request, url);
+      return authorize(ctx, request);
     case "token":
-      return token(ctx, request, url);
+      return token(ctx, request);
     case "userinfo":
       return userInfo(ctx, request);
     case "discovery":
@@ -75,12 +75,12 @@ function endpointOf(settings: MockSettings, url: URL): MockEndpoint {
   return "unknown";
 }
 
+/** The log entry of a request, secrets redacted. */
 function record(
-  request: Request,
-  url: URL,
-  endpoint: MockEndpoint,
+  input: { request: Request; url: URL; endpoint: MockEndpoint },
   outcome: Outcome,
 ): MockRequestRecord {
+  const { request, url, endpoint } = input;
   const entry: MockRequestRecord = {
     endpoint,
     method: request.method,

@@ -17,13 +17,13 @@ import { userClaims } from "./users.ts";
 /** The signed ID token for a redeemed code; `undefined` when `tamperIdToken` drops it. */
 export async function issueIdToken(
   ctx: MockContext,
-  grant: CodeGrant,
-  user: MockUser,
+  issued: { grant: CodeGrant; user: MockUser },
 ): Promise<string | undefined> {
+  const { grant, user } = issued;
   const oidc = ctx.settings.oidc as OIDCSettings;
   const context: MockIdTokenContext = { user, clientId: grant.clientId, scope: grant.scope };
   if (grant.nonce !== undefined) context.nonce = grant.nonce;
-  const claims = await applyClaimsOption(oidc, idTokenClaims(ctx, grant, user), context);
+  const claims = await applyClaimsOption(idTokenClaims(ctx, issued), { oidc, context });
   const key = await signingKey(ctx);
   const token = await signCompactJWS(JSON.stringify(claims), key.privateKey, {
     alg: oidc.alg,
@@ -36,9 +36,9 @@ export async function issueIdToken(
 /** The claims the mock signs when no hook changes them. */
 function idTokenClaims(
   ctx: MockContext,
-  grant: CodeGrant,
-  user: MockUser,
+  issued: { grant: CodeGrant; user: MockUser },
 ): Record<string, unknown> {
+  const { grant, user } = issued;
   const { settings } = ctx;
   const now = settings.clock();
   const ttl = (settings.oidc as OIDCSettings).idTokenTTL;
@@ -56,10 +56,10 @@ function idTokenClaims(
 
 /** The `idTokenClaims` option applied: merged (`undefined` removes) or called. */
 async function applyClaimsOption(
-  oidc: OIDCSettings,
   claims: Record<string, unknown>,
-  context: MockIdTokenContext,
+  input: { oidc: OIDCSettings; context: MockIdTokenContext },
 ): Promise<Record<string, unknown>> {
+  const { oidc, context } = input;
   const option = oidc.idTokenClaims;
   if (option === undefined) return claims;
   if (typeof option === "function") {

@@ -8,6 +8,7 @@
  */
 
 import { AuthError } from "../../errors.ts";
+import { quotedName } from "../../http.ts";
 import { codeChallengeS256, randomToken } from "../../oauth/pkce.ts";
 import { timingSafeEqual } from "../../timing_safe_equal.ts";
 import type { CodeGrant, MockContext } from "./_state.ts";
@@ -25,9 +26,9 @@ import {
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /** `POST {baseURL}/token`. */
-export async function token(ctx: MockContext, request: Request, url: URL): Promise<Outcome> {
+export async function token(ctx: MockContext, request: Request): Promise<Outcome> {
   if (request.method !== "POST") return methodNotAllowed("POST");
-  if (url.search !== "") {
+  if (new URL(request.url).search !== "") {
     throw new AuthError("invalid_request", "Token parameters must be in the body, not the URL.");
   }
   const params = await readForm(request);
@@ -42,7 +43,10 @@ export async function token(ctx: MockContext, request: Request, url: URL): Promi
   try {
     const duplicate = firstDuplicate(params);
     if (duplicate !== undefined) {
-      throw new AuthError("invalid_request", `The ${duplicate} parameter must be sent once.`);
+      throw new AuthError(
+        "invalid_request",
+        `The parameter ${quotedName(duplicate)}is repeated; expected it once.`,
+      );
     }
     authenticateClient(ctx.settings, { used, header, params });
     const grant = takeGrant(ctx, params);
@@ -106,7 +110,7 @@ async function issueTokens(ctx: MockContext, grant: CodeGrant): Promise<Record<s
     if (user === undefined) {
       throw new AuthError("invalid_grant", "The user of the authorization code is gone.");
     }
-    idToken = await issueIdToken(ctx, grant, user);
+    idToken = await issueIdToken(ctx, { grant, user });
   }
   // Checked after the last await: a replay meanwhile revoked this code's tokens.
   if (grant.revoked) {

@@ -193,3 +193,13 @@ Deno.test("authorize refuses POST when not interactive", async () => {
   assert.equal(response.status, 405);
   await response.body?.cancel();
 });
+
+Deno.test("authorize does not reflect an unknown scope that is not a plain name", async () => {
+  const mock = createMockProvider();
+  const { challenge } = await pkce();
+  const plain = await authorize(mock, challenge, { scope: "openid admin" });
+  assert.match(plain.get("error_description")!, /"admin"/);
+  const hostile = await authorize(mock, challenge, { scope: "openid <img/src=x>" });
+  assert.equal(hostile.get("error"), "invalid_scope");
+  assert.equal(hostile.get("error_description")!.includes("<img"), false);
+});
