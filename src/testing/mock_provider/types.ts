@@ -54,10 +54,34 @@ export interface MockAuthorizationRequest {
  */
 export type MockDecision = "approve" | "deny" | { user: string };
 
-/** The ID token signature algorithms the mock can use. */
+/**
+ * The ID token signature algorithms the mock can use.
+ *
+ * @example
+ * ```ts
+ * import { createMockProvider, type MockSigningAlgorithm } from "@service-stack/auth/testing";
+ *
+ * const signingAlg: MockSigningAlgorithm = "RS256";
+ * const mock = createMockProvider({ oidc: { signingAlg } });
+ * ```
+ */
 export type MockSigningAlgorithm = "RS256" | "ES256";
 
-/** What an ID token is issued for, as given to the ID token test hooks. */
+/**
+ * What an ID token is issued for, as given to the ID token test hooks.
+ *
+ * @example Change the ID tokens of one user only
+ * ```ts
+ * import { createMockProvider, type MockIdTokenContext } from "@service-stack/auth/testing";
+ *
+ * const mock = createMockProvider({
+ *   oidc: {
+ *     idTokenClaims: (claims, context: MockIdTokenContext) =>
+ *       context.user.sub === "mallory" ? { ...claims, nonce: "forged" } : claims,
+ *   },
+ * });
+ * ```
+ */
 export interface MockIdTokenContext {
   /** The signed-in user. */
   user: MockUser;
@@ -203,6 +227,15 @@ export interface MockRequestRecord {
  * The provider configuration of an OpenID Connect mock with
  * `oidc: { discovery: true }`: credentials, scope and `issuer`, and no
  * endpoints, so that the relying party discovers them from the issuer.
+ *
+ * @example
+ * ```ts
+ * import { createMockProvider, type MockDiscoveryProviderConfig } from "@service-stack/auth/testing";
+ *
+ * const mock = createMockProvider({ oidc: { discovery: true } });
+ * const provider: MockDiscoveryProviderConfig = mock.provider;
+ * console.log(provider.issuer, provider.scope); // "http://mock-oauth.localhost" "openid profile email"
+ * ```
  */
 export type MockDiscoveryProviderConfig =
   & Omit<OAuthProviderCredentials, "authorizeURL" | "accessToken" | "userInfo">
