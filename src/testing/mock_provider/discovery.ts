@@ -5,6 +5,7 @@
  * @module
  */
 
+import { applyOverride } from "./_merge.ts";
 import type { MockContext } from "./_state.ts";
 import type { MockSettings, OIDCSettings } from "./options.ts";
 import { json, methodNotAllowed, type Outcome } from "./responses.ts";
@@ -23,7 +24,7 @@ const STANDARD_CLAIMS = [
   "picture",
 ];
 
-/** The metadata document: what a relying party learns by discovery. */
+/** The metadata document: what a relying party learns by discovery, before the `metadata` knob. */
 export function discoveryDocument(settings: MockSettings): Record<string, unknown> {
   const { endpoints } = settings;
   const claims = new Set(STANDARD_CLAIMS);
@@ -48,7 +49,12 @@ export function discoveryDocument(settings: MockSettings): Record<string, unknow
 }
 
 /** `GET {issuer}/.well-known/openid-configuration`. */
-export function discovery(ctx: MockContext, request: Request): Outcome {
+export async function discovery(ctx: MockContext, request: Request): Promise<Outcome> {
   if (request.method !== "GET") return methodNotAllowed("GET");
-  return { response: json(discoveryDocument(ctx.settings)) };
+  const document = await applyOverride(discoveryDocument(ctx.settings), {
+    override: (ctx.settings.oidc as OIDCSettings).metadata,
+    context: undefined,
+    name: "metadata",
+  });
+  return { response: json(document) };
 }

@@ -2,12 +2,13 @@
  * The ID token of an OpenID Connect token response (OpenID Connect Core
  * 2 and 3.1.3.6): a compact JWS over the user's claims for the granted
  * scope plus `iss`, `sub`, `aud`, `exp`, `iat` and the request's `nonce`,
- * after the test hooks had their say.
+ * after the test knobs had their say.
  *
  * @module
  */
 
 import { signCompactJWS } from "../../jose/jws.ts";
+import { applyOverride } from "./_merge.ts";
 import type { CodeGrant, MockContext } from "./_state.ts";
 import { signingKey } from "./jwks.ts";
 import type { OIDCSettings } from "./options.ts";
@@ -23,7 +24,11 @@ export async function issueIdToken(
   const oidc = ctx.settings.oidc as OIDCSettings;
   const context: MockIdTokenContext = { user, clientId: grant.clientId, scope: grant.scope };
   if (grant.nonce !== undefined) context.nonce = grant.nonce;
-  const claims = await applyClaimsOption(idTokenClaims(ctx, issued), { oidc, context });
+  const claims = await applyOverride(idTokenClaims(ctx, issued), {
+    override: oidc.idTokenClaims,
+    context,
+    name: "idTokenClaims",
+  });
   const key = await signingKey(ctx);
   const token = await signCompactJWS(JSON.stringify(claims), key.privateKey, {
     alg: oidc.alg,
@@ -52,26 +57,4 @@ function idTokenClaims(
   };
   if (grant.nonce !== undefined) claims.nonce = grant.nonce;
   return claims;
-}
-
-/** The `idTokenClaims` option applied: merged (`undefined` removes) or called. */
-async function applyClaimsOption(
-  claims: Record<string, unknown>,
-  input: { oidc: OIDCSettings; context: MockIdTokenContext },
-): Promise<Record<string, unknown>> {
-  const { oidc, context } = input;
-  const option = oidc.idTokenClaims;
-  if (option === undefined) return claims;
-  if (typeof option === "function") {
-    const result = await option({ ...claims }, context);
-    if (typeof result !== "object" || result === null || Array.isArray(result)) {
-      throw new TypeError("The idTokenClaims function gave no claims: expected an object.");
-    }
-    return result;
-  }
-  const merged = { ...claims, ...option };
-  for (const [name, value] of Object.entries(option)) {
-    if (value === undefined) delete merged[name];
-  }
-  return merged;
 }

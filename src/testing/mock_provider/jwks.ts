@@ -77,5 +77,7 @@ async function generateSigningKey(alg: MockSigningAlgorithm): Promise<SigningKey
 export async function jwks(ctx: MockContext, request: Request): Promise<Outcome> {
   if (request.method !== "GET") return methodNotAllowed("GET");
   const key = await signingKey(ctx);
-  return { response: json({ keys: [key.publicJWK] }) };
+  const set = { keys: [{ ...key.publicJWK }] };
+  const tamper = ctx.settings.oidc?.jwks;
+  return { response: json(tamper === undefined ? set : tamper(set)) };
 }

@@ -6,6 +6,7 @@
  */
 
 import type { ClientAuthMethod } from "../../oauth/types.ts";
+import { isOverride } from "./_merge.ts";
 import type {
   MockAuthorizationRequest,
   MockDecision,
@@ -57,6 +58,8 @@ export interface OIDCSettings {
   readonly idTokenTTL: number;
   readonly idTokenClaims: MockOIDCOptions["idTokenClaims"];
   readonly tamperIdToken: MockOIDCOptions["tamperIdToken"];
+  readonly metadata: MockOIDCOptions["metadata"];
+  readonly jwks: MockOIDCOptions["jwks"];
 }
 
 /** Every option with its default applied; `oidc` is `undefined` in plain OAuth mode. */
@@ -126,16 +129,24 @@ function resolveOIDC(value: boolean | MockOIDCOptions | undefined): OIDCSettings
   if (alg !== "RS256" && alg !== "ES256") {
     throw new TypeError(`Invalid oidc.signingAlg "${alg}": expected "RS256" or "ES256".`);
   }
-  const hook = options.idTokenClaims;
-  if (hook !== undefined && typeof hook !== "function" && (typeof hook !== "object" || !hook)) {
-    throw new TypeError("Invalid oidc.idTokenClaims: expected an object or a function.");
+  for (const name of ["idTokenClaims", "metadata"] as const) {
+    if (options[name] !== undefined && !isOverride(options[name])) {
+      throw new TypeError(`Invalid oidc.${name}: expected an object or a function.`);
+    }
+  }
+  for (const name of ["jwks", "tamperIdToken"] as const) {
+    if (options[name] !== undefined && typeof options[name] !== "function") {
+      throw new TypeError(`Invalid oidc.${name}: expected a function.`);
+    }
   }
   return {
     discovery: options.discovery ?? false,
     alg,
     idTokenTTL: seconds(options.idTokenTTL ?? 600, "oidc.idTokenTTL"),
-    idTokenClaims: hook,
+    idTokenClaims: options.idTokenClaims,
     tamperIdToken: options.tamperIdToken,
+    metadata: options.metadata,
+    jwks: options.jwks,
   };
 }
 

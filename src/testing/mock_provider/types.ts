@@ -139,6 +139,21 @@ export interface MockOIDCOptions {
       context: MockIdTokenContext,
     ) => Record<string, unknown> | Promise<Record<string, unknown>>);
   /**
+   * For negative tests of discovery: members merged over the metadata
+   * document (a value `undefined` removes that member, e.g.
+   * `{ issuer: "http://other.localhost" }` or `{ jwks_uri: undefined }`), or
+   * a function returning the document to send instead (called per request).
+   */
+  metadata?:
+    | Record<string, unknown>
+    | ((metadata: Record<string, unknown>) => Record<string, unknown>);
+  /**
+   * For negative tests of key handling: returns the JWK Set to serve instead
+   * of `{ keys: [currentPublicKey] }` (called per request), e.g. with keys of
+   * unknown types added, or none.
+   */
+  jwks?: (jwks: { keys: Record<string, string>[] }) => { keys: unknown[] };
+  /**
    * For negative tests: rewrites each signed ID token before it is sent
    * (e.g. another header or signature); returning `undefined` leaves
    * `id_token` out of the token response.

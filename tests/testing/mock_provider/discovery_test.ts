@@ -119,3 +119,27 @@ Deno.test("discovery and JWKS requests are counted in the request log", async ()
     params: {},
   });
 });
+
+Deno.test("the metadata knob overrides and removes members of the document", async () => {
+  const mock = createMockProvider({
+    oidc: { metadata: { issuer: "http://other.localhost", jwks_uri: undefined } },
+  });
+  const metadata = await metadataOf(mock);
+  assert.equal(metadata.issuer, "http://other.localhost");
+  assert.equal("jwks_uri" in metadata, false);
+  assert.equal(metadata.token_endpoint, mock.provider.accessToken);
+});
+
+Deno.test("a metadata function is called per request with the document", async () => {
+  let calls = 0;
+  const mock = createMockProvider({
+    oidc: {
+      metadata: (document) => ({
+        ...document,
+        issuer: calls++ === 0 ? "http://x.localhost" : document.issuer,
+      }),
+    },
+  });
+  assert.equal((await metadataOf(mock)).issuer, "http://x.localhost");
+  assert.equal((await metadataOf(mock)).issuer, mock.issuer);
+});

@@ -70,3 +70,12 @@ Deno.test("the JWKS refuses POST with 405 and Allow: GET", async () => {
   assert.equal(response.headers.get("allow"), "GET");
   await response.body?.cancel();
 });
+
+Deno.test("the jwks knob serves another key set", async () => {
+  const odd = { kty: "OKP", crv: "X448", x: "AAAA", kid: "odd" };
+  const mock = createMockProvider({ oidc: { jwks: (set) => ({ keys: [odd, ...set.keys] }) } });
+  const { keys } = await jwksOf(mock);
+  assert.equal(keys.length, 2);
+  assert.deepEqual(keys[0], odd);
+  assert.equal(keys[1].kty, "EC");
+});

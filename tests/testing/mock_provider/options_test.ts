@@ -34,13 +34,16 @@ Deno.test("plain OAuth mode keeps accepting any http base URL", () => {
   assert.equal(createMockProvider({ baseURL: "http://idp.example" }).issuer, "http://idp.example");
 });
 
-Deno.test("oidc refuses an unknown signing algorithm, a bad idTokenTTL and bad idTokenClaims", () => {
+Deno.test("oidc refuses an unknown signing algorithm, a bad idTokenTTL and knobs of the wrong type", () => {
   const bad = [
     { signingAlg: "HS256" as "ES256" },
     { signingAlg: "none" as "ES256" },
     { idTokenTTL: 0 },
     { idTokenTTL: Number.NaN },
     { idTokenClaims: "aud" as unknown as Record<string, unknown> },
+    { metadata: [] as unknown as Record<string, unknown> },
+    { jwks: {} as unknown as () => { keys: [] } },
+    { tamperIdToken: "x" as unknown as () => undefined },
   ];
   for (const oidc of bad) {
     assert.throws(() => createMockProvider({ oidc }), TypeError, JSON.stringify(oidc));
