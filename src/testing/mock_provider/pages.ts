@@ -22,7 +22,7 @@ const STYLE =
  *
  * @example
  * ```ts
- * import { escapeHTML } from "./_pages.ts";
+ * import { escapeHTML } from "./pages.ts";
  *
  * escapeHTML('<a href="x">'); // "&lt;a href=&quot;x&quot;&gt;"
  * ```
@@ -45,7 +45,7 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * import { errorPage } from "./_pages.ts";
+ * import { errorPage } from "./pages.ts";
  *
  * const response = errorPage("invalid_request", "Unknown client_id.");
  * console.log(response.status); // 400
@@ -81,7 +81,7 @@ export interface ConsentPageInput {
  *
  * @example
  * ```ts
- * import { consentPage } from "./_pages.ts";
+ * import { consentPage } from "./pages.ts";
  *
  * const response = consentPage({
  *   providerName: "Mock",
