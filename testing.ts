@@ -2,7 +2,7 @@
  * Test helpers for applications using `@service-stack/auth`: a strict,
  * in-memory OAuth 2.0 authorization server, optionally an OpenID Connect
  * provider (`oidc`), to sign in against in unit tests and demos, with no
- * network.
+ * network; and `signInAs`, a signed-in cookie for any user in one call.
  *
  * @example
  * ```ts
@@ -17,6 +17,7 @@
  */
 
 export { createMockProvider, MOCK_PROVIDER_ID } from "./src/testing/mock_provider/mod.ts";
+export { signInAs, type SignInAsOptions } from "./src/testing/sign_in_as.ts";
 export type {
   MockAuthorizationRequest,
   MockDecision,

@@ -57,7 +57,8 @@ const LAYERS: readonly [number, RegExp][] = [
   [4, /^src\/core\/.*$/],
   [5, /^src\/(router|api)\.ts|src\/routes\/.*$/],
   [6, /^src\/handler\.ts$/],
-  [7, /^(mod|testing|node|redis|deno_kv)\.ts|src\/(create_auth\.ts|testing\/.*|node\/.*)$/],
+  [7, /^src\/create_auth\.ts$/],
+  [8, /^(mod|testing|node|redis|deno_kv)\.ts|src\/(testing|node)\/.*$/],
 ];
 
 function layerOf(file: string): number | undefined {
