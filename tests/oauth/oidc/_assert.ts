@@ -8,16 +8,17 @@ import assert from "node:assert/strict";
 import { AuthError } from "../../../mod.ts";
 
 /**
- * Asserts that `promise` rejects with an `AuthError` of `code` (and status),
- * whose description matches `description` and quotes none of `secrets`.
+ * Asserts that `action` (a promise, or a function run now) fails with an
+ * `AuthError` of `code` (and status), whose description matches
+ * `description` and quotes none of `secrets`.
  */
 export async function assertRefused(
-  promise: Promise<unknown>,
+  action: Promise<unknown> | (() => unknown),
   expected: { code: string; status?: number; description?: RegExp; secrets?: string[] },
 ): Promise<AuthError> {
   let caught: unknown;
   try {
-    await promise;
+    await (typeof action === "function" ? action() : action);
   } catch (error) {
     caught = error;
   }

@@ -109,7 +109,7 @@ for (
 ) {
   Deno.test(`a document whose issuer is not exactly the configured one is refused: ${issuer}`, async () => {
     await assertRefused(
-      (async () => validateProviderMetadata({ ...DOCUMENT, issuer }, ISSUER))(),
+      () => validateProviderMetadata({ ...DOCUMENT, issuer }, ISSUER),
       { ...BAD_DOCUMENT, description: /names another issuer/, secrets: ["attacker"] },
     );
   });
@@ -120,7 +120,7 @@ for (const member of ["authorization_endpoint", "token_endpoint", "jwks_uri"]) {
     const document: Record<string, unknown> = { ...DOCUMENT };
     delete document[member];
     await assertRefused(
-      (async () => validateProviderMetadata(document, ISSUER))(),
+      () => validateProviderMetadata(document, ISSUER),
       { ...BAD_DOCUMENT, description: new RegExp(`has no ${member}`) },
     );
   });
@@ -149,7 +149,7 @@ for (
 ) {
   Deno.test(`a non-loopback issuer's token_endpoint ${JSON.stringify(endpoint)} is refused`, async () => {
     await assertRefused(
-      (async () => validateProviderMetadata({ ...DOCUMENT, token_endpoint: endpoint }, ISSUER))(),
+      () => validateProviderMetadata({ ...DOCUMENT, token_endpoint: endpoint }, ISSUER),
       { ...BAD_DOCUMENT, description: /invalid token_endpoint/, secrets: ["alert", "pass"] },
     );
   });
@@ -169,13 +169,13 @@ Deno.test("a loopback issuer's http endpoints on loopback hosts are accepted", (
 Deno.test("a loopback issuer's http endpoint on another host is refused", async () => {
   const issuer = "http://127.0.0.1:9000";
   await assertRefused(
-    (async () =>
+    () =>
       validateProviderMetadata({
         issuer,
         authorization_endpoint: "http://127.0.0.1:9000/authorize",
         token_endpoint: "http://id.example.com/token",
         jwks_uri: "http://127.0.0.1:9000/jwks",
-      }, issuer))(),
+      }, issuer),
     { ...BAD_DOCUMENT, description: /invalid token_endpoint/ },
   );
 });
@@ -199,7 +199,7 @@ for (
 ) {
   Deno.test(`a document whose ${member} is ${JSON.stringify(value)} is refused`, async () => {
     await assertRefused(
-      (async () => validateProviderMetadata({ ...DOCUMENT, [member]: value }, ISSUER))(),
+      () => validateProviderMetadata({ ...DOCUMENT, [member]: value }, ISSUER),
       { ...BAD_DOCUMENT, description: new RegExp(`invalid ${member}`) },
     );
   });
@@ -208,7 +208,7 @@ for (
 for (const document of [null, [], "text", 42]) {
   Deno.test(`a discovery document that is ${JSON.stringify(document)} is refused`, async () => {
     await assertRefused(
-      (async () => validateProviderMetadata(document, ISSUER))(),
+      () => validateProviderMetadata(document, ISSUER),
       { ...BAD_DOCUMENT, description: /not a JSON object/ },
     );
   });
