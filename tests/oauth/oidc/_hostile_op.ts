@@ -217,7 +217,7 @@ export async function signJwt(
 }
 
 /** Keys no verifier should use, published beside the real one in `decoys` mode. */
-function decoyKeys(real: ProviderKey): Record<string, unknown>[] {
+function decoyKeys(real: ProviderKey): unknown[] {
   const rsa = real.publicJwk as Record<string, unknown>;
   return [
     { kty: "oct", kid: "decoy-oct", k: "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA" },
@@ -587,16 +587,4 @@ export async function startHostileOP(options: HostileOPOptions = {}): Promise<Ho
   }
 
   return op;
-}
-
-/** A fetch that counts requests per path and passes them on. */
-export function countingFetch(): { fetch: typeof fetch; count: () => number } {
-  let count = 0;
-  return {
-    fetch: (input, init) => {
-      count++;
-      return fetch(input, init);
-    },
-    count: () => count,
-  };
 }
