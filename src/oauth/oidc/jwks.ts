@@ -33,7 +33,7 @@ export interface IdTokenKeySource {
   getKey(lookup: KeyLookup): Promise<JWSKey>;
 }
 
-/** One usable key of a set, with the algorithms it may verify and its imports so far. */
+/** One usable key of a set and the algorithms it may verify. */
 export interface JwkEntry {
   /** The key's `kid`, when it has one. */
   readonly kid?: string;
@@ -313,4 +313,41 @@ export function createJwks(jwksUri: string, options: JwksOptions): IdTokenKeySou
   }
 
   return { getKey };
+}
+
+/** Key sets per `jwks_uri`, for one instance; {@link createJwksCache} makes one. */
+export interface JwksCache {
+  /** The key set of `jwksUri`, the same object on every call for the same URI. */
+  get(jwksUri: string): IdTokenKeySource;
+}
+
+/** Key sets a cache keeps; the oldest is dropped past this many. */
+const MAX_KEY_SETS = 64;
+
+/**
+ * Creates one instance's key sets, one per `jwks_uri`, so that every sign-in
+ * with a provider shares its cached keys and its refetch budget (a key set
+ * made per request would refetch on every token). A `jwks_uri` that changes
+ * with a refreshed discovery document gets a set of its own.
+ *
+ * @example
+ * ```ts ignore
+ * import { createJwksCache } from "./jwks.ts";
+ * const keySets = createJwksCache({ fetch });
+ * const keys = keySets.get(metadata.jwks_uri); // pass as `keys` to validateIdToken
+ * ```
+ */
+export function createJwksCache(options: JwksOptions): JwksCache {
+  const sets = new Map<string, IdTokenKeySource>();
+  return {
+    get(jwksUri: string): IdTokenKeySource {
+      let set = sets.get(jwksUri);
+      if (set === undefined) {
+        set = createJwks(jwksUri, options);
+        if (sets.size >= MAX_KEY_SETS) sets.delete(sets.keys().next().value!);
+        sets.set(jwksUri, set);
+      }
+      return set;
+    },
+  };
 }

@@ -414,3 +414,15 @@ for (const userInfo of [{}, { sub: 1 }, { sub: "" }, { sub: `${SUBJECT} ` }]) {
     });
   });
 }
+
+Deno.test("a stream of tokens with forged kids fetches the JWKS at most once more", async () => {
+  await using s = await setup();
+  await validateIdToken(await s.op.mint("valid"), s.expected);
+  for (let i = 0; i < 10; i++) {
+    await assertRefused(validateIdToken(await s.op.mint("unknown-kid"), s.expected), {
+      code: "server_error",
+      description: /has no key/,
+    });
+  }
+  assert.equal(s.op.hits("/jwks"), 2);
+});

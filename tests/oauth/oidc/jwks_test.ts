@@ -2,7 +2,7 @@
 // cached, and the refetch policy: an hour, at once for the first unknown
 // kid, then at most once a minute.
 import assert from "node:assert/strict";
-import { createJwks, parseJwks } from "../../../src/oauth/oidc/jwks.ts";
+import { createJwks, createJwksCache, parseJwks } from "../../../src/oauth/oidc/jwks.ts";
 import { countSubtle } from "../../jose/_subtle.ts";
 import { assertRefused, manualClock } from "./_assert.ts";
 import { generateKey, type JwksMode, type SigningAlg, startHostileOP } from "./_hostile_op.ts";
@@ -344,3 +344,23 @@ for (const uri of ["http://keys.example.com/jwks", "/jwks", "https://u:p@keys.ex
     assert.throws(() => createJwks(uri, { fetch }), TypeError);
   });
 }
+
+// One instance's key sets
+
+Deno.test("a key-set cache returns the same set for the same jwks_uri", async () => {
+  await using op = await startHostileOP();
+  const cache = createJwksCache({ fetch });
+  await cache.get(`${op.origin}/jwks`).getKey({ alg: "RS256", kid: "key-1" });
+  await cache.get(`${op.origin}/jwks`).getKey({ alg: "RS256", kid: "key-1" });
+  assert.equal(cache.get(`${op.origin}/jwks`), cache.get(`${op.origin}/jwks`));
+  assert.equal(op.hits("/jwks"), 1);
+});
+
+Deno.test("a key-set cache keeps the sets of two jwks_uris apart", async () => {
+  await using a = await startHostileOP();
+  await using b = await startHostileOP({ alg: "ES256" });
+  const cache = createJwksCache({ fetch });
+  assert.equal((await cache.get(`${a.origin}/jwks`).getKey({ alg: "RS256" })).alg, "RS256");
+  assert.equal((await cache.get(`${b.origin}/jwks`).getKey({ alg: "ES256" })).alg, "ES256");
+  await assertRefused(cache.get(`${a.origin}/jwks`).getKey({ alg: "ES256" }), NO_KEY);
+});
