@@ -62,12 +62,18 @@ export async function readLimitedBody(
       if (size > options.maxBytes) return fail(reader, "too_large");
       chunks.push(next.value);
     }
-  } catch {
-    return fail(reader, "unreadable");
+  } catch (error) {
+    // A fetch aborted by its timeout signal rejects the pending read.
+    return fail(reader, isAbort(error) ? "timeout" : "unreadable");
   } finally {
     clearTimeout(timer);
   }
   return { ok: true, bytes: join(chunks, size) };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException &&
+    (error.name === "TimeoutError" || error.name === "AbortError");
 }
 
 function fail(reader: ReadableStreamDefaultReader<Uint8Array>, reason: BodyFailure): BodyResult {

@@ -58,3 +58,12 @@ Deno.test("utf8Text refuses malformed UTF-8", () => {
   assert.equal(utf8Text(new Uint8Array([0x68, 0x69])), "hi");
   assert.equal(utf8Text(new Uint8Array([0xc3, 0x28])), undefined);
 });
+
+Deno.test("readLimitedBody reports a read aborted by a timeout signal as a timeout", async () => {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.error(new DOMException("The signal timed out.", "TimeoutError"));
+    },
+  });
+  assert.deepEqual(await readLimitedBody(body, { maxBytes: 10 }), { ok: false, reason: "timeout" });
+});
