@@ -4,24 +4,16 @@
  * @module
  */
 
-import {
-  asciiText,
-  type Bytes,
-  encodeJson,
-  encoder,
-  fail,
-  MAX_TOKEN_BYTES,
-  utf8,
-} from "./_common.ts";
+import { asciiText, type Bytes, encoder, fail, MAX_TOKEN_BYTES, utf8 } from "./_common.ts";
+import { encryptionContext, headerFor, signingContext, use } from "./_contexts.ts";
+import { lazy } from "./_lazy.ts";
+import { checkOptions, checkTolerance } from "./_options.ts";
 import { JoseError } from "./errors.ts";
-import { jweProfileForKey } from "./algorithms.ts";
-import { decryptWithKey, type EncodedHeader, encodeJWEHeader, encryptWithKey } from "./jwe.ts";
-import { checkJWEKeyUsage } from "./key_management.ts";
-import { type JWSKey, prepareJWSKey, signWithSegment, verifyWithKey } from "./jws.ts";
+import { decryptWithKey, encryptWithKey } from "./jwe.ts";
+import { signWithSegment, verifyWithKey } from "./jws.ts";
 import { checkClaims, checkClaimTypes, issueClaims, parseClaims, serializeClaims } from "./jwt.ts";
 import {
   deriveKey,
-  type HkdfBase,
   importHkdfBase,
   type KeySides,
   type KeySource,
@@ -31,118 +23,16 @@ import type {
   DecodeOptions,
   Jose,
   JoseOptions,
-  JWEAlgorithm,
   JWEContentOptions,
-  JWEEncryption,
-  JWEHeader,
-  JWSHeader,
   JWTKey,
-  JWTMode,
   JWTPayload,
 } from "./types.ts";
-
-const MODES: readonly JWTMode[] = ["sealed", "signed", "encrypted"];
-const THIRTY_DAYS = 30 * 24 * 60 * 60;
-const PURPOSE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-/** A key usable for one operation, or why it is not. */
-type Usable<T> = { key: T } | { error: Error };
-
-function use<T>(usable: Usable<T>): T {
-  if ("error" in usable) throw usable.error;
-  return usable.key;
-}
-
-function attempt<T>(make: () => T): Usable<T> {
-  try {
-    return { key: make() };
-  } catch (error) {
-    return { error: error as Error };
-  }
-}
-
-interface SigningContext {
-  sign: Usable<JWSKey>;
-  verify: Usable<JWSKey>;
-  known: { segment: string; header: JWSHeader };
-}
-
-interface EncryptionContext {
-  encrypt: Usable<CryptoKey>;
-  decrypt: Usable<CryptoKey>;
-  alg: JWEAlgorithm;
-  enc: JWEEncryption;
-  /** Whether the header is the same for every message (not so for ECDH-ES: `epk`). */
-  fixedHeader: boolean;
-  /** The accepted algorithms, pinned to the key. */
-  algorithms: JWEAlgorithm[];
-  encryptionAlgorithms: JWEEncryption[];
-  /** Encoded headers by `cty` (null for none). */
-  headers: Map<string | null, EncodedHeader>;
-}
 
 function noKey(use: "signing" | "encryption"): Error {
   return new JoseError(
     "ERR_JOSE_KEY_INVALID",
     `This JOSE object has no ${use} key; pass { sign, encrypt } or a string secret to use it.`,
   );
-}
-
-function signingContext(sides: KeySides, typ: string): SigningContext {
-  const sign = sides.private
-    ? attempt(() => prepareJWSKey(sides.private!, "sign"))
-    : { error: noSide("sign", "private") };
-  const verify = sides.public
-    ? attempt(() => prepareJWSKey(sides.public!, "verify"))
-    : { error: noSide("verify", "public") };
-  const alg = "key" in sign ? sign.key.alg : "key" in verify ? verify.key.alg : undefined;
-  const header = { alg, typ } as JWSHeader;
-  return { sign, verify, known: { segment: encodeJson(header), header } };
-}
-
-function noSide(operation: string, side: string): Error {
-  return new JoseError(
-    "ERR_JOSE_KEY_INVALID",
-    `Cannot ${operation} without the ${side} key; expected a CryptoKeyPair.`,
-  );
-}
-
-function encryptionContext(sides: KeySides): EncryptionContext {
-  const profile = jweProfileForKey((sides.public ?? sides.private)!);
-  const encrypt: Usable<CryptoKey> = sides.public
-    ? attempt(() => (checkJWEKeyUsage(sides.public!, "encrypt"), sides.public!))
-    : { error: noSide("encrypt", "public") };
-  const decrypt: Usable<CryptoKey> = sides.private
-    ? attempt(() => (checkJWEKeyUsage(sides.private!, "decrypt"), sides.private!))
-    : { error: noSide("decrypt", "private") };
-  return {
-    encrypt,
-    decrypt,
-    alg: profile.alg,
-    enc: profile.enc,
-    fixedHeader: !profile.alg.startsWith("ECDH-ES"),
-    algorithms: [profile.alg],
-    encryptionAlgorithms: [profile.enc],
-    headers: new Map(),
-  };
-}
-
-function headerFor(
-  context: EncryptionContext,
-  typ: string,
-  cty: string | undefined,
-): EncodedHeader {
-  const id = cty ?? null;
-  let encoded = context.headers.get(id);
-  if (!encoded) {
-    const header: JWEHeader = { alg: context.alg, enc: context.enc };
-    if (cty !== undefined) header.cty = cty;
-    header.typ = typ;
-    encoded = encodeJWEHeader(header);
-    // Bounded: one entry per distinct cty the caller uses.
-    if (context.headers.size < 16) context.headers.set(id, encoded);
-  }
-  return encoded;
 }
 
 /** Refuses to hand out a token that decoding would refuse for its size. */
@@ -154,42 +44,6 @@ function checkSize(token: string): string {
     );
   }
   return token;
-}
-
-function checkTolerance(tolerance: number): number {
-  if (typeof tolerance !== "number" || !(tolerance >= 0) || !Number.isFinite(tolerance)) {
-    throw new TypeError(`The clockTolerance ${tolerance} is invalid; expected seconds >= 0.`);
-  }
-  return tolerance;
-}
-
-function checkOptions(
-  options: JoseOptions,
-): Required<Pick<JoseOptions, "mode" | "purpose" | "maxAge" | "clock" | "clockTolerance">> {
-  const mode = options.mode ?? "sealed";
-  if (!MODES.includes(mode)) {
-    throw new TypeError(
-      `The mode ${JSON.stringify(mode)} is unknown; expected "sealed", "signed" or "encrypted".`,
-    );
-  }
-  const purpose = options.purpose ?? "session";
-  if (typeof purpose !== "string" || !PURPOSE.test(purpose)) {
-    throw new TypeError(
-      `The purpose ${
-        JSON.stringify(purpose)
-      } is invalid; expected letters, digits, ".", "_" or "-".`,
-    );
-  }
-  const maxAge = options.maxAge ?? THIRTY_DAYS;
-  if (typeof maxAge !== "number" || !(maxAge > 0) || !Number.isFinite(maxAge)) {
-    throw new TypeError(`The maxAge ${maxAge} is invalid; expected a positive number of seconds.`);
-  }
-  const clockTolerance = checkTolerance(options.clockTolerance ?? 5);
-  const clock = options.clock ?? Date.now;
-  if (typeof clock !== "function") {
-    throw new TypeError("The clock option is not a function; expected () => milliseconds.");
-  }
-  return { mode, purpose, maxAge, clock, clockTolerance };
 }
 
 /**
@@ -231,13 +85,14 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   const source: KeySource = resolveKeySource(key, mode, options.salt);
   const typ = purpose === "session" ? "JWT" : `${purpose}+jwt`;
 
-  let base: Promise<HkdfBase> | undefined;
+  const base = source.kind === "secret"
+    ? lazy(() => importHkdfBase(source.secret, source.salt))
+    : undefined;
 
   /** The key sides for a use: derived from the secret, or the ones given. */
   async function sidesFor(use: "signing" | "encryption"): Promise<KeySides> {
     if (source.kind === "secret") {
-      base ??= importHkdfBase(source.secret, source.salt);
-      const derived = await deriveKey(await base, purpose, use);
+      const derived = await deriveKey(base!.value ?? await base!.get(), purpose, use);
       return { private: derived, public: derived };
     }
     const sides = use === "signing" ? source.sign : source.encrypt;
@@ -245,30 +100,9 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
     return sides;
   }
 
-  // Each context is built once; `*Ready` lets warm calls skip the await.
-  let signingPromise: Promise<SigningContext> | undefined;
-  let signingReady: SigningContext | undefined;
-  function signing(): Promise<SigningContext> {
-    return signingPromise ??= sidesFor("signing")
-      .then((sides) => signingReady = signingContext(sides, typ))
-      .catch((error) => {
-        signingPromise = undefined;
-        base = undefined;
-        throw error;
-      });
-  }
-
-  let encryptionPromise: Promise<EncryptionContext> | undefined;
-  let encryptionReady: EncryptionContext | undefined;
-  function encryption(): Promise<EncryptionContext> {
-    return encryptionPromise ??= sidesFor("encryption")
-      .then((sides) => encryptionReady = encryptionContext(sides))
-      .catch((error) => {
-        encryptionPromise = undefined;
-        base = undefined;
-        throw error;
-      });
-  }
+  // Each context is built once; warm calls read `.value` and skip the await.
+  const signing = lazy(async () => signingContext(await sidesFor("signing"), typ));
+  const encryption = lazy(async () => encryptionContext(await sidesFor("encryption")));
 
   function now(options?: DecodeOptions): number {
     const ms = options?.currentDate ? options.currentDate.getTime() : clock();
@@ -290,7 +124,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function sign(claims: JWTPayload): Promise<string> {
-    const context = signingReady ?? await signing();
+    const context = signing.value ?? await signing.get();
     return checkSize(
       await signWithSegment(
         use(context.sign),
@@ -301,7 +135,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function verify(token: string, bytes?: Bytes): Promise<JWTPayload> {
-    const context = signingReady ?? await signing();
+    const context = signing.value ?? await signing.get();
     const { payload } = await verifyWithKey(
       use(context.verify),
       token,
@@ -312,7 +146,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function encrypt(plaintext: Uint8Array, cty: string | undefined): Promise<string> {
-    const context = encryptionReady ?? await encryption();
+    const context = encryption.value ?? await encryption.get();
     const encoded = headerFor(context, typ, cty);
     return checkSize(
       await encryptWithKey(
@@ -325,7 +159,7 @@ export function createJose(key: JWTKey, options: JoseOptions = {}): Jose {
   }
 
   async function decrypt(token: string, cty: string | undefined): Promise<Bytes> {
-    const context = encryptionReady ?? await encryption();
+    const context = encryption.value ?? await encryption.get();
     const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
       algorithms: context.algorithms,
       encryptionAlgorithms: context.encryptionAlgorithms,
