@@ -46,8 +46,11 @@ export interface SigningContext {
   known: { segment: string; header: JWSHeader };
 }
 
-/** Checks the sides of a signing key and encodes the header it writes. */
-export function signingContext(sides: KeySides, typ: string): SigningContext {
+/** Checks the sides of a signing key and encodes the header it writes (`kid` when the key has one). */
+export function signingContext(
+  sides: KeySides,
+  header: { typ: string; kid: string | null },
+): SigningContext {
   const sign = sides.private
     ? attempt(() => prepareJWSKey(sides.private!, "sign"))
     : { error: noSide("sign", "private") };
@@ -55,8 +58,10 @@ export function signingContext(sides: KeySides, typ: string): SigningContext {
     ? attempt(() => prepareJWSKey(sides.public!, "verify"))
     : { error: noSide("verify", "public") };
   const alg = "key" in sign ? sign.key.alg : "key" in verify ? verify.key.alg : undefined;
-  const header = { alg, typ } as JWSHeader;
-  return { sign, verify, known: { segment: encodeJson(header), header } };
+  const written = { alg } as JWSHeader;
+  if (header.kid !== null) written.kid = header.kid;
+  written.typ = header.typ;
+  return { sign, verify, known: { segment: encodeJson(written), header: written } };
 }
 
 /** The encryption key of one JOSE object, ready to use. */
@@ -65,6 +70,8 @@ export interface EncryptionContext {
   decrypt: Usable<CryptoKey>;
   alg: JWEAlgorithm;
   enc: JWEEncryption;
+  /** The key id written in every header; null for none. */
+  kid: string | null;
   /** Whether the header is the same for every message (not so for ECDH-ES: `epk`). */
   fixedHeader: boolean;
   /** The accepted algorithms, pinned to the key. */
@@ -75,7 +82,7 @@ export interface EncryptionContext {
 }
 
 /** Checks the sides of an encryption key and picks the algorithms it pins. */
-export function encryptionContext(sides: KeySides): EncryptionContext {
+export function encryptionContext(sides: KeySides, kid: string | null): EncryptionContext {
   const profile = jweProfileForKey((sides.public ?? sides.private)!);
   const encrypt: Usable<CryptoKey> = sides.public
     ? attempt(() => (checkJWEKeyUsage(sides.public!, "encrypt"), sides.public!))
@@ -88,6 +95,7 @@ export function encryptionContext(sides: KeySides): EncryptionContext {
     decrypt,
     alg: profile.alg,
     enc: profile.enc,
+    kid,
     fixedHeader: !profile.alg.startsWith("ECDH-ES"),
     algorithms: [profile.alg],
     encryptionAlgorithms: [profile.enc],
@@ -105,6 +113,7 @@ export function headerFor(
   let encoded = context.headers.get(id);
   if (!encoded) {
     const header: JWEHeader = { alg: context.alg, enc: context.enc };
+    if (context.kid !== null) header.kid = context.kid;
     if (cty !== undefined) header.cty = cty;
     header.typ = typ;
     encoded = encodeJWEHeader(header);

@@ -94,7 +94,14 @@ Deno.test("sealed mode: our token opens with jose (compactDecrypt, then jwtVerif
   const secret = await sealedSecret();
   const token = await createJose(secret).encodeJWT({ sub: "user-1" });
   const outer = await jose.compactDecrypt(token, secret.encrypt);
-  assert.deepEqual(outer.protectedHeader, { alg: "dir", enc: "A256GCM", cty: "JWT", typ: "JWT" });
+  const { kid } = outer.protectedHeader;
+  assert.deepEqual(outer.protectedHeader, {
+    alg: "dir",
+    enc: "A256GCM",
+    kid,
+    cty: "JWT",
+    typ: "JWT",
+  });
   const inner = await jose.jwtVerify(decoder.decode(outer.plaintext), secret.sign, {
     typ: "JWT",
     algorithms: ["HS256"],
