@@ -17,6 +17,7 @@ export { MAX_TOKEN_BYTES } from "./src/jose/_common.ts";
 export { decodeBase64Url, encodeBase64Url } from "./src/jose/base64url.ts";
 export { JoseError, type JoseErrorCode } from "./src/jose/errors.ts";
 export { createJose } from "./src/jose/factory.ts";
+export { joseForPurpose, type PurposeOptions, type TokenPurpose } from "./src/jose/for_purpose.ts";
 export { signCompactJWS, verifyCompactJWS } from "./src/jose/jws.ts";
 export { decryptCompactJWE, encryptCompactJWE } from "./src/jose/jwe.ts";
 export type {
