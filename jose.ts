@@ -20,6 +20,7 @@ export { createJose } from "./src/jose/factory.ts";
 export { joseForPurpose, type PurposeOptions, type TokenPurpose } from "./src/jose/for_purpose.ts";
 export { signCompactJWS, verifyCompactJWS } from "./src/jose/jws.ts";
 export { decryptCompactJWE, encryptCompactJWE } from "./src/jose/jwe.ts";
+export { secretLooksWeak } from "./src/jose/weak_secret.ts";
 export type {
   CryptoSecret,
   DecodeOptions,
