@@ -1,7 +1,9 @@
 /**
  * JOSE utilities on Web Crypto, usable on their own: compact JWS and JWE,
  * JWT claims, and {@link createJose}, the configured object the
- * authentication core uses for its tokens.
+ * authentication core uses for its tokens (one key, or a list of keys to
+ * rotate them). {@link joseForPurpose} picks the protection each kind of
+ * token gets from the key given; {@link secretLooksWeak} flags typed secrets.
  *
  * ```ts
  * import { createJose } from "@service-stack/auth/jose";

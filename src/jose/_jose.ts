@@ -90,11 +90,19 @@ export function buildJose(
     );
   }
 
+  /** The warm key whose own header `token` starts with: a token this object made, read without parsing. */
+  function signingByHeader(token: string): SigningContext | undefined {
+    for (const once of signing.contexts) {
+      const context = once.value;
+      if (context !== undefined && startsWithHeader(token, context.known.segment)) return context;
+    }
+    return undefined;
+  }
+
   async function verify(token: string, bytes?: Bytes): Promise<JWTPayload> {
-    let context: SigningContext | undefined = issuing.signing.value;
+    let context = signingByHeader(token);
     let parsedHeader: Record<string, unknown> | undefined;
-    // A token of the issuing key has exactly its header: no parsing, no lookup.
-    if (context === undefined || !startsWithHeader(token, context.known.segment)) {
+    if (context === undefined) {
       parsedHeader = parseHeader(splitCompact(token, 3)[0]);
       context = await contextForKid(signing, parsedHeader.kid);
     }
@@ -126,19 +134,28 @@ export function buildJose(
     cty: string | undefined,
     typRule: "required" | "optional" = "required",
   ): Promise<Bytes> {
-    let context: EncryptionContext | undefined = issuing.encryption.value;
-    let knownHeader: EncodedHeader | undefined = context?.fixedHeader
-      ? headerFor(context, typ, cty)
-      : undefined;
+    let context: EncryptionContext | undefined;
+    let knownHeader: EncodedHeader | undefined;
+    // As for JWS. ECDH-ES headers differ per token (`epk`), so those always take the lookup.
+    for (const once of encryption.contexts) {
+      const warm = once.value;
+      if (warm === undefined || !warm.fixedHeader) continue;
+      const header = headerFor(warm, typ, cty);
+      if (startsWithHeader(token, header.segment)) {
+        context = warm;
+        knownHeader = header;
+        break;
+      }
+    }
     let parsedHeader: Record<string, unknown> | undefined;
-    if (knownHeader === undefined || !startsWithHeader(token, knownHeader.segment)) {
+    if (context === undefined) {
       parsedHeader = parseHeader(splitCompact(token, 5)[0]);
       context = await contextForKid(encryption, parsedHeader.kid);
       knownHeader = context.fixedHeader ? headerFor(context, typ, cty) : undefined;
     }
-    const { plaintext } = await decryptWithKey(use(context!.decrypt), token, {
-      algorithms: context!.algorithms,
-      encryptionAlgorithms: context!.encryptionAlgorithms,
+    const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
+      algorithms: context.algorithms,
+      encryptionAlgorithms: context.encryptionAlgorithms,
       typ,
       typMayBeAbsent: typRule === "optional",
       cty: cty ?? null,
