@@ -1,6 +1,7 @@
 /**
- * Keys for `createJose`: synchronous validation of what the caller passed,
- * and HKDF-SHA-256 derivation of per-purpose keys from a secret.
+ * Keys for `createJose`: synchronous validation of what the caller passed (a
+ * key or a list of keys), HKDF-SHA-256 derivation of per-purpose keys from a
+ * secret, and the AES-GCM key a lone HMAC key derives for sealing.
  *
  * @module
  */
