@@ -1,7 +1,9 @@
 /**
  * JOSE utilities on Web Crypto, usable on their own: compact JWS and JWE,
  * JWT claims, and {@link createJose}, the configured object the
- * authentication core uses for its tokens.
+ * authentication core uses for its tokens (one key, or a list of keys to
+ * rotate them). {@link joseForPurpose} picks the protection each kind of
+ * token gets from the key given; {@link secretLooksWeak} flags typed secrets.
  *
  * ```ts
  * import { createJose } from "@service-stack/auth/jose";
@@ -17,8 +19,10 @@ export { MAX_TOKEN_BYTES } from "./src/jose/_common.ts";
 export { decodeBase64Url, encodeBase64Url } from "./src/jose/base64url.ts";
 export { JoseError, type JoseErrorCode } from "./src/jose/errors.ts";
 export { createJose } from "./src/jose/factory.ts";
+export { joseForPurpose, type PurposeOptions, type TokenPurpose } from "./src/jose/for_purpose.ts";
 export { signCompactJWS, verifyCompactJWS } from "./src/jose/jws.ts";
 export { decryptCompactJWE, encryptCompactJWE } from "./src/jose/jwe.ts";
+export { secretLooksWeak } from "./src/jose/weak_secret.ts";
 export type {
   CryptoSecret,
   DecodeOptions,

@@ -20,6 +20,15 @@ const aes = await subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
   "decrypt",
 ]);
 const ours = createJose({ sign: hmac, encrypt: aes });
+const newer = {
+  sign: await subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
+  encrypt: await subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+    "decrypt",
+  ]),
+};
+// After a rotation: a newer key issues, the bench's tokens are of the previous one.
+const rotated = createJose([newer, { sign: hmac, encrypt: aes }]);
 const claims = {
   sub: "user-1234567890",
   name: "Ada Lovelace",
@@ -31,6 +40,8 @@ const EXP = Math.floor(Date.now() / 1000) + 3600;
 // Warm-up, and the tokens each side decodes.
 const sealed = await ours.encodeJWT(claims);
 await ours.decodeJWT(sealed);
+await rotated.decodeJWT(await rotated.encodeJWT(claims));
+await rotated.decodeJWT(sealed);
 const signed = await ours.signJWS({ ...claims, exp: EXP });
 const encrypted = await ours.encryptJWE(JSON.stringify(claims));
 
@@ -97,6 +108,13 @@ Deno.bench("bare Web Crypto: AES-GCM decrypt + HMAC verify", {
 Deno.bench("ours: decodeJWT", { group: "sealed decodeJWT", ...RUNS }, async () => {
   await ours.decodeJWT(sealed);
 });
+Deno.bench(
+  "ours: decodeJWT, a token of the previous key",
+  { group: "sealed decodeJWT", ...RUNS },
+  async () => {
+    await rotated.decodeJWT(sealed);
+  },
+);
 Deno.bench(
   "npm:jose: compactDecrypt + jwtVerify",
   { group: "sealed decodeJWT", ...RUNS },

@@ -27,7 +27,9 @@ export type JoseErrorCode =
   /** A JWT claim is malformed or does not match (`iss`, `aud`, claim types). */
   | "ERR_JWT_CLAIM_INVALID"
   /** The key is unusable: too short, wrong type, or wrong usage for the operation. */
-  | "ERR_JOSE_KEY_INVALID";
+  | "ERR_JOSE_KEY_INVALID"
+  /** The header's `kid` names none of the keys (for example a key retired from the list). */
+  | "ERR_JOSE_KID_UNKNOWN";
 
 /**
  * An error from the JOSE layer. The `code` is stable; the message is for people.

@@ -91,10 +91,14 @@ export interface JWEExpectation {
   encryptionAlgorithms: readonly JWEEncryption[];
   /** Required `typ`; undefined: any. */
   typ?: string;
+  /** Whether a header without `typ` passes too (the outer JWE of a nested JWT, RFC 7519 A.2). */
+  typMayBeAbsent?: boolean;
   /** Required `cty`; undefined: any; null: none. */
   cty?: string | null;
   /** A header this library made: when the token's segment equals it, parsing is skipped. */
   knownHeader?: EncodedHeader;
+  /** The token's header, already parsed by the caller (to read its `kid`); checked here all the same. */
+  parsedHeader?: Record<string, unknown>;
 }
 
 /** Validates a parsed JWE header against what the key and caller allow. */
@@ -113,7 +117,9 @@ function checkHeader(
   if (!expect.algorithms.includes(alg)) algorithmNotAllowed("alg", alg);
   if (!expect.encryptionAlgorithms.includes(enc)) algorithmNotAllowed("enc", enc);
   if (!keyFits(key, alg, enc)) algorithmNotAllowed("alg", alg);
-  checkMediaType(parsed, "typ", expect.typ);
+  if (!(expect.typMayBeAbsent && parsed.typ === undefined)) {
+    checkMediaType(parsed, "typ", expect.typ);
+  }
   checkMediaType(parsed, "cty", expect.cty);
   return parsed as JWEHeader;
 }
@@ -134,7 +140,7 @@ export async function decryptWithKey(
     header = expect.knownHeader.header;
     aad = expect.knownHeader.aad;
   } else {
-    header = checkHeader(parseHeader(headerSegment), key, expect);
+    header = checkHeader(expect.parsedHeader ?? parseHeader(headerSegment), key, expect);
     aad = encoder.encode(headerSegment);
   }
   const encryptedKey = keySegment === "" ? EMPTY : decode(keySegment);

@@ -86,6 +86,8 @@ export interface JWSExpectation {
   typ?: string;
   /** A header segment known to be valid (one this library made): skips parsing when equal. */
   knownHeader?: { segment: string; header: JWSHeader };
+  /** The token's header, already parsed by the caller (to read its `kid`); checked here all the same. */
+  parsedHeader?: Record<string, unknown>;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function verifyWithKey(
   if (expect.knownHeader && headerSegment === expect.knownHeader.segment) {
     header = expect.knownHeader.header;
   } else {
-    const parsed = parseHeader(headerSegment);
+    const parsed = expect.parsedHeader ?? parseHeader(headerSegment);
     rejectCrit(parsed);
     // The key pins exactly one algorithm: `none` and algorithm swaps end here.
     if (

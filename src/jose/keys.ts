@@ -1,11 +1,13 @@
 /**
- * Keys for `createJose`: synchronous validation of what the caller passed,
- * and HKDF-SHA-256 derivation of per-purpose keys from a secret.
+ * Keys for `createJose`: synchronous validation of what the caller passed (a
+ * key or a list of keys), HKDF-SHA-256 derivation of per-purpose keys from a
+ * secret, and the AES-GCM key a lone HMAC key derives for sealing.
  *
  * @module
  */
 
 import { type Bytes, encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
+import { JoseError } from "./errors.ts";
 import { jweProfileForKey, jwsAlgorithmForKey } from "./algorithms.ts";
 import type { CryptoSecret, JWTKey, JWTMode } from "./types.ts";
 
@@ -20,16 +22,30 @@ export interface KeySides {
   public?: CryptoKey;
 }
 
-/** What `createJose` was given, validated. */
+/**
+ * One key `createJose` was given, validated: a secret to derive from, Web
+ * Crypto keys to use as they are, or (`hmac`) an HMAC key that signs and from
+ * which the encryption key is derived.
+ */
 export type KeySource =
   | { kind: "secret"; secret: Bytes; salt: Bytes | undefined }
-  | { kind: "keys"; sign?: KeySides; encrypt?: KeySides };
+  | { kind: "keys"; sign?: KeySides; encrypt?: KeySides }
+  | { kind: "hmac"; sign: KeySides };
+
+/** Options of {@link resolveKeySources}. */
+export interface ResolveOptions {
+  /** HKDF salt for string and byte secrets. */
+  salt?: string | Uint8Array;
+  /** Lets a lone HMAC key seal: it signs, and an AES-GCM key derived from it encrypts. */
+  sealWithHmac?: boolean;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-function isKeyPair(value: unknown): value is CryptoKeyPair {
+/** Whether a value is a Web Crypto key pair. */
+export function isKeyPair(value: unknown): value is CryptoKeyPair {
   return isObject(value) && isCryptoKey(value.privateKey) && isCryptoKey(value.publicKey);
 }
 
@@ -78,28 +94,22 @@ function secretBytes(key: string | Uint8Array): Bytes {
   return bytes;
 }
 
-/**
- * Validates a key for a mode, synchronously. Errors name the fix.
- */
-export function resolveKeySource(
-  key: JWTKey,
-  mode: JWTMode,
-  salt?: string | Uint8Array,
-): KeySource {
+function saltBytes(salt: string | Uint8Array | undefined): Bytes | undefined {
+  if (salt === undefined) return undefined;
+  const bytes = typeof salt === "string" ? encoder.encode(salt) : new Uint8Array(salt);
+  return bytes.length > 0 ? bytes : undefined;
+}
+
+/** Validates one key for a mode, synchronously. Errors name the fix. */
+function resolveKeySource(key: JWTKey, mode: JWTMode, options: ResolveOptions): KeySource {
   if (typeof key === "string" || key instanceof Uint8Array) {
-    const saltBytes = salt === undefined
-      ? undefined
-      : typeof salt === "string"
-      ? encoder.encode(salt)
-      : new Uint8Array(salt);
-    return {
-      kind: "secret",
-      secret: secretBytes(key),
-      salt: saltBytes && saltBytes.length > 0 ? saltBytes : undefined,
-    };
+    return { kind: "secret", secret: secretBytes(key), salt: saltBytes(options.salt) };
   }
   if (isCryptoKey(key) || isKeyPair(key)) {
     if (mode === "sealed") {
+      if (options.sealWithHmac && isCryptoKey(key) && key.algorithm.name === "HMAC") {
+        return { kind: "hmac", sign: signingSides(key) };
+      }
       keyInvalid(
         "In sealed mode one CryptoKey or CryptoKeyPair cannot both sign and encrypt; " +
           "pass { sign, encrypt } (a CryptoSecret), a string secret, or choose mode " +
@@ -119,6 +129,32 @@ export function resolveKeySource(
   );
 }
 
+/**
+ * Validates a key, or a list of keys (the first issues tokens, all are read),
+ * for a mode, synchronously. Errors name the fix, and the list entry.
+ */
+export function resolveKeySources(
+  key: JWTKey | readonly JWTKey[],
+  mode: JWTMode,
+  options: ResolveOptions = {},
+): KeySource[] {
+  if (!Array.isArray(key)) return [resolveKeySource(key as JWTKey, mode, options)];
+  if (key.length === 0) {
+    keyInvalid(
+      "The key list is empty; expected at least one key (the first issues tokens, " +
+        "the others are still accepted).",
+    );
+  }
+  return key.map((entry, index) => {
+    try {
+      return resolveKeySource(entry, mode, options);
+    } catch (error) {
+      if (!(error instanceof JoseError)) throw error;
+      throw new JoseError(error.code, `Key ${index} of the list: ${error.message}`);
+    }
+  });
+}
+
 /** The HKDF input key and salt (SHA-256 of the secret unless a salt is given). */
 export interface HkdfBase {
   key: CryptoKey;
@@ -128,7 +164,7 @@ export interface HkdfBase {
 /** Imports the secret for HKDF, once per `createJose`. */
 export async function importHkdfBase(secret: Bytes, salt: Bytes | undefined): Promise<HkdfBase> {
   const [key, digest] = await Promise.all([
-    subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]),
+    subtle.importKey("raw", secret, "HKDF", false, ["deriveKey", "deriveBits"]),
     salt ? salt : subtle.digest("SHA-256", secret),
   ]);
   return { key, salt: new Uint8Array(digest) };
@@ -156,4 +192,21 @@ export function deriveKey(
     false,
     signing ? ["sign", "verify"] : ["encrypt", "decrypt"],
   );
+}
+
+/**
+ * Derives an A256GCM key from an HMAC key, with HMAC as the PRF: the first 32
+ * bytes of HMAC(key, "@service-stack/auth {purpose} encryption"). The label
+ * holds spaces and "@", which no JWS signing input does, so no token the key
+ * signs ever carries this value.
+ */
+export async function deriveKeyFromHmac(hmac: CryptoKey, purpose: string): Promise<CryptoKey> {
+  if (!hmac.usages.includes("sign")) {
+    keyInvalid(
+      'Deriving the encryption key needs the HMAC key\'s "sign" usage; expected a key created with it.',
+    );
+  }
+  const label = encoder.encode(`@service-stack/auth ${purpose} encryption`);
+  const bytes = new Uint8Array(await subtle.sign("HMAC", hmac, label)).subarray(0, 32);
+  return await subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
 }

@@ -94,7 +94,14 @@ Deno.test("sealed mode: our token opens with jose (compactDecrypt, then jwtVerif
   const secret = await sealedSecret();
   const token = await createJose(secret).encodeJWT({ sub: "user-1" });
   const outer = await jose.compactDecrypt(token, secret.encrypt);
-  assert.deepEqual(outer.protectedHeader, { alg: "dir", enc: "A256GCM", cty: "JWT", typ: "JWT" });
+  const { kid } = outer.protectedHeader;
+  assert.deepEqual(outer.protectedHeader, {
+    alg: "dir",
+    enc: "A256GCM",
+    kid,
+    cty: "JWT",
+    typ: "JWT",
+  });
   const inner = await jose.jwtVerify(decoder.decode(outer.plaintext), secret.sign, {
     typ: "JWT",
     algorithms: ["HS256"],
@@ -196,4 +203,101 @@ Deno.test("encryptJWE output decrypts with jose, and jose's JWE with decryptJWE"
     .setProtectedHeader({ alg: "dir", enc: "A256GCM", typ: "JWT" })
     .encrypt(keys.encrypt);
   assert.equal(await ours.decryptJWE(theirs), "from jose");
+});
+
+// RFC 7519 A.2: a Nested JWT's outer JWE says what it holds with cty "JWT" and has no typ.
+
+/** A JWT signed then encrypted by jose as RFC 7519 A.2 nests it: cty "JWT", no outer typ. */
+async function nestedByJose(
+  keys: { sign: CryptoKey; encrypt: CryptoKey },
+  algs: { alg: string; keyAlg: string },
+  headers: { innerTyp: string; outer?: Record<string, string> },
+): Promise<string> {
+  const inner = await new jose.SignJWT({ sub: "nested" })
+    .setProtectedHeader({ alg: algs.alg, typ: headers.innerTyp })
+    .setExpirationTime("1h")
+    .sign(keys.sign);
+  return await new jose.CompactEncrypt(encoder.encode(inner))
+    .setProtectedHeader({ alg: algs.keyAlg, enc: "A256GCM", cty: "JWT", ...headers.outer })
+    .encrypt(keys.encrypt);
+}
+
+const HS_DIR = { alg: "HS256", keyAlg: "dir" };
+
+Deno.test("RFC 7519 A.2: jose's nested JWT (outer cty JWT, no typ) opens with a string secret", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const token = await nestedByJose(keys, HS_DIR, { innerTyp: "JWT" });
+  assert.equal(jose.decodeProtectedHeader(token).typ, undefined);
+  assert.equal((await createJose(SECRET).decodeJWT(token)).sub, "nested");
+});
+
+Deno.test("RFC 7519 A.2: jose's nested JWT with RSA on both layers opens with a CryptoSecret", async () => {
+  const signing = await jwsKeys("RS256");
+  const encrypting = await jweKeys("RSA-OAEP-256", 32);
+  const token = await nestedByJose(
+    { sign: signing.sign, encrypt: encrypting.encrypt as CryptoKey },
+    { alg: "RS256", keyAlg: "RSA-OAEP-256" },
+    { innerTyp: "JWT" },
+  );
+  const ours = createJose({
+    sign: { privateKey: signing.sign, publicKey: signing.verify },
+    encrypt: {
+      privateKey: encrypting.decrypt as CryptoKey,
+      publicKey: encrypting.encrypt as CryptoKey,
+    },
+  });
+  assert.equal((await ours.decodeJWT(token)).sub, "nested");
+});
+
+Deno.test("RFC 7519 A.2: without an outer typ, the inner typ still decides the purpose", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const token = await nestedByJose(keys, HS_DIR, { innerTyp: "csrf+jwt" });
+  await assert.rejects(createJose(SECRET).decodeJWT(token), { code: "ERR_JOSE_TYP_MISMATCH" });
+});
+
+Deno.test("a nested JWT whose outer typ names another purpose is refused", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  for (const typ of ["csrf+jwt", "at+jwt", "JOSE"]) {
+    const token = await nestedByJose(keys, HS_DIR, { innerTyp: "JWT", outer: { typ } });
+    await assert.rejects(
+      createJose(SECRET).decodeJWT(token),
+      { code: "ERR_JOSE_TYP_MISMATCH" },
+      typ,
+    );
+  }
+});
+
+Deno.test("a nested JWT whose outer JWE lacks cty JWT is refused", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const inner = await new jose.SignJWT({ sub: "nested" })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setExpirationTime("1h")
+    .sign(keys.sign);
+  for (const header of [{}, { cty: "json" }, { typ: "JWT" }]) {
+    const token = await new jose.CompactEncrypt(encoder.encode(inner))
+      .setProtectedHeader({ alg: "dir", enc: "A256GCM", ...header })
+      .encrypt(keys.encrypt);
+    await assert.rejects(createJose(SECRET).decodeJWT(token), { code: "ERR_JOSE_TYP_MISMATCH" });
+  }
+});
+
+Deno.test("encrypted mode still requires typ: a JWE without it is refused", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const token = await new jose.EncryptJWT({ sub: "e" })
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+    .setExpirationTime("1h")
+    .encrypt(keys.encrypt);
+  await assert.rejects(createJose(SECRET, { mode: "encrypted" }).decodeJWT(token), {
+    code: "ERR_JOSE_TYP_MISMATCH",
+  });
+});
+
+Deno.test("the kid of a key pair is the RFC 7638 thumbprint jose computes for its public key", async () => {
+  for (const alg of ["RS256", "ES256", "EdDSA"] as const) {
+    const keys = await jwsKeys(alg);
+    const pair = { privateKey: keys.sign, publicKey: keys.verify };
+    const token = await createJose(pair, { mode: "signed" }).encodeJWT({});
+    const expected = await jose.calculateJwkThumbprint(await jose.exportJWK(keys.verify));
+    assert.equal(jose.decodeProtectedHeader(token).kid, expected, alg);
+  }
 });

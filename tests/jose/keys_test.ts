@@ -58,7 +58,7 @@ Deno.test("a CryptoSecret with the roles swapped throws", async () => {
 });
 
 Deno.test("values that are no key at all throw", () => {
-  for (const value of [42, null, undefined, {}, { sign: 1, encrypt: 2 }, [SECRET]]) {
+  for (const value of [42, null, undefined, {}, { sign: 1, encrypt: 2 }, [42], [[SECRET]]]) {
     keyError(() => createJose(value as unknown as JWTKey));
   }
 });
@@ -171,7 +171,7 @@ for (const [name, make, alg] of signingCases) {
   Deno.test(`an ${name} key signs with ${alg} and verifies its own tokens`, async () => {
     const jose = createJose(await make(), { mode: "signed" });
     const token = await jose.encodeJWT({ sub: "x" });
-    assert.deepEqual(headerOf(token), { alg, typ: "JWT" });
+    assert.deepEqual(headerOf(token), { alg, kid: headerOf(token).kid, typ: "JWT" });
     assert.equal((await jose.decodeJWT(token)).sub, "x");
   });
 }
@@ -244,9 +244,10 @@ for (const [name, make, alg, enc] of encryptionCases) {
 
 Deno.test("a string secret signs with HS256 and encrypts with dir + A256GCM", async () => {
   const token = await createJose(SECRET).encodeJWT({});
-  assert.deepEqual(headerOf(token), { alg: "dir", enc: "A256GCM", cty: "JWT", typ: "JWT" });
+  const { kid } = headerOf(token);
+  assert.deepEqual(headerOf(token), { alg: "dir", enc: "A256GCM", kid, cty: "JWT", typ: "JWT" });
   const signed = await createJose(SECRET, { mode: "signed" }).encodeJWT({});
-  assert.deepEqual(headerOf(signed), { alg: "HS256", typ: "JWT" });
+  assert.deepEqual(headerOf(signed), { alg: "HS256", kid, typ: "JWT" });
 });
 
 Deno.test("a CryptoKeyPair signs with its private key and verifies with its public key", async () => {
@@ -259,7 +260,9 @@ Deno.test("a CryptoKeyPair signs with its private key and verifies with its publ
   assert.equal((await verifyOnly.decodeJWT(token)).sub, "p");
   await assert.rejects(verifyOnly.encodeJWT({}), { code: "ERR_JOSE_KEY_INVALID" });
   const signOnly = createJose(pair.privateKey, { mode: "signed" });
-  await assert.rejects(signOnly.decodeJWT(token), { code: "ERR_JOSE_KEY_INVALID" });
+  await assert.rejects(signOnly.decodeJWT(await signOnly.encodeJWT({})), {
+    code: "ERR_JOSE_KEY_INVALID",
+  });
 });
 
 Deno.test("a CryptoSecret works in every mode", async () => {

@@ -1,0 +1,210 @@
+/**
+ * The JOSE object itself: encode and decode over a key ring, for one mode
+ * and purpose. `createJose` and `joseForPurpose` are its public faces.
+ *
+ * @module
+ */
+
+import {
+  asciiText,
+  type Bytes,
+  encoder,
+  fail,
+  MAX_TOKEN_BYTES,
+  parseHeader,
+  splitCompact,
+  utf8,
+} from "./_common.ts";
+import { type EncryptionContext, headerFor, type SigningContext, use } from "./_contexts.ts";
+import { contextForKid, createKeyRing } from "./_key_ring.ts";
+import { type CheckedOptions, checkTolerance } from "./_options.ts";
+import { decryptWithKey, type EncodedHeader, encryptWithKey } from "./jwe.ts";
+import { signWithSegment, verifyWithKey } from "./jws.ts";
+import { checkClaims, checkClaimTypes, issueClaims, parseClaims, serializeClaims } from "./jwt.ts";
+import type { KeySource } from "./keys.ts";
+import type { DecodeOptions, Jose, JoseOptions, JWEContentOptions, JWTPayload } from "./types.ts";
+
+/** Refuses to hand out a token that decoding would refuse for its size. */
+function checkSize(token: string): string {
+  if (token.length > MAX_TOKEN_BYTES) {
+    fail(
+      "ERR_JOSE_TOO_LARGE",
+      `The token would be ${token.length} bytes; expected at most ${MAX_TOKEN_BYTES} (store less in it).`,
+    );
+  }
+  return token;
+}
+
+/** Whether `token` starts with the header `segment` then a dot, without splitting it. */
+function startsWithHeader(token: string, segment: string): boolean {
+  return typeof token === "string" && token.length > segment.length &&
+    token.charCodeAt(segment.length) === 46 && token.startsWith(segment);
+}
+
+function ctyOption(options: JWEContentOptions | undefined): string | undefined {
+  const cty = options?.cty;
+  if (cty !== undefined && typeof cty !== "string") {
+    throw new TypeError("The cty option is not a string; expected a media type.");
+  }
+  return cty;
+}
+
+/** Builds the JOSE object for validated keys and options. */
+export function buildJose(
+  sources: readonly KeySource[],
+  options: CheckedOptions & Pick<JoseOptions, "issuer" | "audience">,
+): Jose {
+  const { mode, purpose, maxAge, clock, clockTolerance, issuer, audience } = options;
+  const typ = purpose === "session" ? "JWT" : `${purpose}+jwt`;
+  const { signing, encryption } = createKeyRing(sources, { purpose, typ });
+  // The first key issues every token; warm calls read `.value` and skip the await.
+  const issuing = { signing: signing.contexts[0], encryption: encryption.contexts[0] };
+
+  function now(options?: DecodeOptions): number {
+    const ms = options?.currentDate ? options.currentDate.getTime() : clock();
+    // An invalid time would make every expiry comparison false, that is, pass.
+    if (typeof ms !== "number" || !Number.isFinite(ms)) {
+      throw new TypeError("The current time is not a finite number; expected milliseconds.");
+    }
+    return Math.floor(ms / 1000);
+  }
+
+  function claimChecks(options: DecodeOptions | undefined, requireExp: boolean) {
+    return {
+      tolerance: checkTolerance(options?.clockTolerance ?? clockTolerance),
+      now: now(options),
+      requireExp,
+      issuer: options?.issuer ?? issuer,
+      audience: options?.audience ?? audience,
+    };
+  }
+
+  async function sign(claims: JWTPayload): Promise<string> {
+    const context = issuing.signing.value ?? await issuing.signing.get();
+    return checkSize(
+      await signWithSegment(
+        use(context.sign),
+        context.known.segment,
+        encoder.encode(serializeClaims(claims)),
+      ),
+    );
+  }
+
+  /** The warm key whose own header `token` starts with: a token this object made, read without parsing. */
+  function signingByHeader(token: string): SigningContext | undefined {
+    for (const once of signing.contexts) {
+      const context = once.value;
+      if (context !== undefined && startsWithHeader(token, context.known.segment)) return context;
+    }
+    return undefined;
+  }
+
+  async function verify(token: string, bytes?: Bytes): Promise<JWTPayload> {
+    let context = signingByHeader(token);
+    let parsedHeader: Record<string, unknown> | undefined;
+    if (context === undefined) {
+      parsedHeader = parseHeader(splitCompact(token, 3)[0]);
+      context = await contextForKid(signing, parsedHeader.kid);
+    }
+    const { payload } = await verifyWithKey(
+      use(context.verify),
+      token,
+      { typ, knownHeader: context.known, parsedHeader },
+      bytes,
+    );
+    return parseClaims(payload);
+  }
+
+  async function encrypt(plaintext: Uint8Array, cty: string | undefined): Promise<string> {
+    const context = issuing.encryption.value ?? await issuing.encryption.get();
+    const encoded = headerFor(context, typ, cty);
+    return checkSize(
+      await encryptWithKey(
+        use(context.encrypt),
+        encoded.header,
+        plaintext,
+        context.fixedHeader ? encoded : undefined,
+      ),
+    );
+  }
+
+  /** `typRule` "optional": the outer JWE of a sealed token, whose `typ` may be absent (RFC 7519 A.2). */
+  async function decrypt(
+    token: string,
+    cty: string | undefined,
+    typRule: "required" | "optional" = "required",
+  ): Promise<Bytes> {
+    let context: EncryptionContext | undefined;
+    let knownHeader: EncodedHeader | undefined;
+    // As for JWS. ECDH-ES headers differ per token (`epk`), so those always take the lookup.
+    for (const once of encryption.contexts) {
+      const warm = once.value;
+      if (warm === undefined || !warm.fixedHeader) continue;
+      const header = headerFor(warm, typ, cty);
+      if (startsWithHeader(token, header.segment)) {
+        context = warm;
+        knownHeader = header;
+        break;
+      }
+    }
+    let parsedHeader: Record<string, unknown> | undefined;
+    if (context === undefined) {
+      parsedHeader = parseHeader(splitCompact(token, 5)[0]);
+      context = await contextForKid(encryption, parsedHeader.kid);
+      knownHeader = context.fixedHeader ? headerFor(context, typ, cty) : undefined;
+    }
+    const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
+      algorithms: context.algorithms,
+      encryptionAlgorithms: context.encryptionAlgorithms,
+      typ,
+      typMayBeAbsent: typRule === "optional",
+      cty: cty ?? null,
+      knownHeader,
+      parsedHeader,
+    });
+    return plaintext;
+  }
+
+  return {
+    async encodeJWT(payload: JWTPayload): Promise<string> {
+      const claims = issueClaims(payload, now(), { maxAge, issuer, audience });
+      if (mode === "signed") return await sign(claims);
+      if (mode === "encrypted") {
+        return await encrypt(encoder.encode(serializeClaims(claims)), undefined);
+      }
+      return await encrypt(encoder.encode(await sign(claims)), "JWT");
+    },
+
+    async decodeJWT(token: string, options?: DecodeOptions): Promise<JWTPayload> {
+      let claims: JWTPayload;
+      if (mode === "signed") {
+        claims = await verify(token);
+      } else if (mode === "encrypted") {
+        claims = parseClaims(await decrypt(token, undefined));
+      } else {
+        const inner = await decrypt(token, "JWT", "optional");
+        claims = await verify(asciiText(inner), inner);
+      }
+      return checkClaims(claims, claimChecks(options, true));
+    },
+
+    async signJWS(payload: JWTPayload): Promise<string> {
+      return await sign(checkClaimTypes(payload));
+    },
+
+    async verifyJWS(token: string, options?: DecodeOptions): Promise<JWTPayload> {
+      return checkClaims(await verify(token), claimChecks(options, false));
+    },
+
+    async encryptJWE(payload: string, options?: JWEContentOptions): Promise<string> {
+      if (typeof payload !== "string") {
+        throw new TypeError("The JWE payload is not a string; expected a string.");
+      }
+      return await encrypt(encoder.encode(payload), ctyOption(options));
+    },
+
+    async decryptJWE(token: string, options?: JWEContentOptions): Promise<string> {
+      return utf8(await decrypt(token, ctyOption(options)));
+    },
+  };
+}
