@@ -55,8 +55,13 @@ export interface AuthConfig<
 > {
   /** Providers the service signs users in with (may be empty). */
   oauth: readonly OAuthProviderEntry[];
-  /** Signing/encryption secret; overrides the environment `SECRET`. */
-  secret?: JWTKey;
+  /**
+   * Signing/encryption secret; overrides the environment `SECRET`. A list
+   * rotates secrets: the first issues every token, every entry is read
+   * (tokens name their key with `kid`). Without a list, env `PREVIOUS_SECRETS`
+   * adds the older ones.
+   */
+  secret?: JWTKey | readonly JWTKey[];
   /** Prefix of all routes; default `/auth`. */
   basePath?: string;
   /** Cookie name prefix and per-cookie overrides. */
@@ -184,8 +189,9 @@ export function buildContext(config: AuthConfig): AuthContext {
   const fetchFn = optionalFunction(config.fetch, "fetch") ??
     ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const basePath = resolveBasePath(config.basePath);
+  const logger = resolveLogger(config.logger, { read, clock });
   const session = resolveSession(config.session);
-  const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock });
+  const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
@@ -203,7 +209,6 @@ export function buildContext(config: AuthConfig): AuthContext {
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
   const providers = resolveProviders(config.oauth, read);
-  const logger = resolveLogger(config.logger, { read, clock });
   return Object.freeze({
     ...session,
     ...keys,

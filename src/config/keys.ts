@@ -1,15 +1,23 @@
 /**
  * `secret` and `jwt.mode`: the JOSE objects for each token purpose
  * (session, CSRF, OAuth flow), each with its own derived keys and `typ`.
+ * A list of secrets rotates them: the first issues every token, all are
+ * read, and each token's `kid` names its key.
  *
  * @module
  */
 
-import { createJose, type Jose, type JWTKey, type JWTMode } from "../../jose.ts";
+import {
+  type Jose,
+  joseForPurpose,
+  type JWTKey,
+  type JWTMode,
+  secretLooksWeak,
+} from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
 import type { EnvReader } from "../env.ts";
 import { lookupEnv } from "../env.ts";
-import { isRecord } from "../is_record.ts";
+import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
 
 /** Lifetime of a CSRF token, in seconds. */
@@ -21,9 +29,9 @@ const MODES: readonly JWTMode[] = ["sealed", "signed", "encrypted"];
 export interface KeySettings {
   /** Session tokens, in the configured mode. */
   readonly sessionJose: Jose;
-  /** CSRF tokens: signed. */
+  /** CSRF tokens: signed (encrypted with a lone encryption key). */
   readonly csrfJose: Jose;
-  /** OAuth flow cookies: sealed where the secret allows it. */
+  /** OAuth flow cookies: sealed where the key allows it. */
   readonly flowJose: Jose;
 }
 
@@ -33,41 +41,47 @@ export interface KeyOptions {
   jwt?: unknown;
 }
 
-/** Resolves the secret (config, else env `SECRET`) and `jwt.mode` into the per-purpose JOSE objects. */
-export function resolveKeys(
-  options: KeyOptions,
-  context: { read: EnvReader; maxAge: number; clock: () => number },
-): KeySettings {
-  const secret = (options.secret ?? lookupEnv("SECRET", context.read)) as JWTKey | undefined;
-  if (secret === undefined || secret === "") {
+/**
+ * The secrets, newest first: `secret` (or env `SECRET`), then env
+ * `PREVIOUS_SECRETS` (comma- or newline-separated) unless `secret` is
+ * itself a list.
+ */
+function secretList(secret: unknown, read: EnvReader): JWTKey[] {
+  if (Array.isArray(secret)) return [...secret];
+  const current = secret ?? lookupEnv("SECRET", read);
+  if (current === undefined || current === "") {
     fail(
       "no secret was found; expected AUTH_SECRET (or SECRET) in the environment, or the secret option (generate one with `openssl rand -base64 32`).",
     );
   }
+  const previous = (lookupEnv("PREVIOUS_SECRETS", read) ?? "")
+    .split(/[,\r\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  return [current as JWTKey, ...previous];
+}
+
+/** Resolves the secrets and `jwt.mode` into the per-purpose JOSE objects. */
+export function resolveKeys(
+  options: KeyOptions,
+  context: { read: EnvReader; maxAge: number; clock: () => number; logger: Logger },
+): KeySettings {
+  const keys = secretList(options.secret, context.read);
+  if (keys.length === 0) fail("secret is an empty list; expected at least one secret.");
   optionalObject(options.jwt, "jwt", '{ mode: "sealed" }');
   knownKeys(options.jwt, "jwt", ["mode"]);
   const mode = ((options.jwt ?? {}) as { mode?: JWTMode }).mode ?? "sealed";
   if (!MODES.includes(mode)) {
     fail('jwt.mode is unknown; expected "sealed", "signed" or "encrypted".');
   }
-  const common = { salt: lookupEnv("SALT", context.read), clock: context.clock };
+  const common = { salt: lookupEnv("SALT", context.read), clock: context.clock, mode };
+  let settings: KeySettings;
   try {
-    return Object.freeze({
-      sessionJose: createJose(secret, {
+    settings = Object.freeze({
+      sessionJose: joseForPurpose(keys, { ...common, purpose: "session", maxAge: context.maxAge }),
+      csrfJose: joseForPurpose(keys, { ...common, purpose: "csrf", maxAge: CSRF_MAX_AGE }),
+      flowJose: joseForPurpose(keys, {
         ...common,
-        mode,
-        purpose: "session",
-        maxAge: context.maxAge,
-      }),
-      csrfJose: createJose(secret, {
-        ...common,
-        mode: "signed",
-        purpose: "csrf",
-        maxAge: CSRF_MAX_AGE,
-      }),
-      flowJose: createJose(secret, {
-        ...common,
-        mode: flowMode(secret, mode),
         purpose: "oauth-flow",
         maxAge: FLOW_COOKIE_MAX_AGE,
       }),
@@ -76,14 +90,13 @@ export function resolveKeys(
     // A short or unusable secret is a config error like any other: TypeError, naming the option.
     fail(`the secret is invalid: ${error instanceof Error ? error.message : "unusable key"}`);
   }
-}
-
-/**
- * Flow cookies must be confidential and tamper-proof: sealed when the secret
- * allows it; with a lone key pair the session mode decides.
- */
-function flowMode(secret: JWTKey, mode: JWTMode): JWTMode {
-  if (typeof secret === "string" || secret instanceof Uint8Array) return "sealed";
-  if (isRecord(secret) && "sign" in secret && "encrypt" in secret) return "sealed";
-  return mode;
+  keys.forEach((key, index) => {
+    if ((typeof key === "string" || key instanceof Uint8Array) && secretLooksWeak(key)) {
+      context.logger.log("warn", "the secret looks weak: use 32 random bytes", {
+        secret: index === 0 ? "current" : `previous #${index}`,
+        expected: "openssl rand -base64 32",
+      });
+    }
+  });
+  return settings;
 }
