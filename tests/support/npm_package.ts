@@ -1,7 +1,9 @@
 /**
  * The module as npm users get it (built by `scripts/build_npm.ts`), and
  * throwaway app folders where `@service-stack/auth` resolves to that build,
- * for running examples under Node and Bun.
+ * for running examples under Node and Bun. Other npm packages such apps
+ * import (Express, Hono, TypeScript) come from `node_modules/`, where Deno
+ * installs them as `tests/node/_node_packages.ts` lists them.
  *
  * @module
  */
@@ -12,6 +14,24 @@ import { REPO_ROOT } from "./server.ts";
 export const PACKAGE_NAME = "@service-stack/auth";
 
 let build: Promise<string> | undefined;
+let install: Promise<string> | undefined;
+
+async function runDeno(args: string[], what: string): Promise<void> {
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: REPO_ROOT,
+    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    const decoder = new TextDecoder();
+    throw new Error(
+      `${what} failed; expected it to succeed:\n${decoder.decode(stdout)}${decoder.decode(stderr)}`,
+    );
+  }
+}
 
 /**
  * Builds the npm package once per test process into a temporary folder and
@@ -26,28 +46,10 @@ let build: Promise<string> | undefined;
 export function buildNpmPackage(): Promise<string> {
   build ??= (async () => {
     const outDir = await Deno.makeTempDir({ prefix: "npm_dist_" });
-    const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        `${REPO_ROOT}/scripts/build_npm.ts`,
-        "--no-verify",
-        `--out-dir=${outDir}`,
-      ],
-      cwd: REPO_ROOT,
-      env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!success) {
-      const decoder = new TextDecoder();
-      throw new Error(
-        `scripts/build_npm.ts failed; expected it to build the npm package:\n${
-          decoder.decode(stdout)
-        }${decoder.decode(stderr)}`,
-      );
-    }
+    await runDeno(
+      ["run", "-A", `${REPO_ROOT}/scripts/build_npm.ts`, "--no-verify", `--out-dir=${outDir}`],
+      "scripts/build_npm.ts",
+    );
     // Removes the build when the test process ends.
     globalThis.addEventListener("unload", () => {
       try {
@@ -59,6 +61,33 @@ export function buildNpmPackage(): Promise<string> {
     return outDir;
   })();
   return build;
+}
+
+/**
+ * Installs the npm packages that apps run by Node import besides this one
+ * (those `tests/node/_node_packages.ts` lists) into the repository's
+ * `node_modules/`, once per test process, and returns that folder.
+ *
+ * @example
+ * ```ts ignore
+ * const nodeModules = await installNodePackages(); // "/repo/node_modules"
+ * ```
+ */
+export function installNodePackages(): Promise<string> {
+  install ??= runDeno(
+    ["install", "--quiet", "--entrypoint", `${REPO_ROOT}/tests/node/_node_packages.ts`],
+    "deno install of tests/node/_node_packages.ts",
+  ).then(() => `${REPO_ROOT}/node_modules`);
+  return install;
+}
+
+/** Options for {@linkcode stageApp}. */
+export interface StageAppOptions {
+  /**
+   * npm packages to link into the app's `node_modules/` from the repository's
+   * (installed first), e.g. `["express", "@types/node"]`.
+   */
+  packages?: string[];
 }
 
 /** A temporary copy of an app folder with the built package installed. */
@@ -83,7 +112,8 @@ async function copyDir(from: string, to: string): Promise<void> {
 /**
  * Copies `sourceDir` (relative to the repository root, or absolute) into a
  * temporary folder and links `node_modules/@service-stack/auth` to the npm
- * build, as `npm install` would; the app then runs with `cwd` set to it.
+ * build, as `npm install` would, plus `options.packages` from the
+ * repository's `node_modules/`; the app then runs with `cwd` set to it.
  *
  * @example Run the Node example against the npm build
  * ```ts ignore
@@ -91,14 +121,23 @@ async function copyDir(from: string, to: string): Promise<void> {
  * await using server = await startServer("node", "server.mjs", { cwd: app.dir });
  * ```
  */
-export async function stageApp(sourceDir: string): Promise<StagedApp> {
+export async function stageApp(
+  sourceDir: string,
+  options: StageAppOptions = {},
+): Promise<StagedApp> {
   const dist = await buildNpmPackage();
+  const packages = options.packages ?? [];
+  const nodeModules = packages.length > 0 ? await installNodePackages() : "";
   const source = sourceDir.startsWith("/") ? sourceDir : `${REPO_ROOT}/${sourceDir}`;
   const dir = await Deno.makeTempDir({ prefix: "staged_app_" });
   await copyDir(source, dir);
-  const scope = `${dir}/node_modules/${PACKAGE_NAME.split("/")[0]}`;
-  await Deno.mkdir(scope, { recursive: true });
-  await Deno.symlink(dist, `${dir}/node_modules/${PACKAGE_NAME}`, { type: "dir" });
+  const links: [string, string][] = [[PACKAGE_NAME, dist]];
+  for (const name of packages) links.push([name, await Deno.realPath(`${nodeModules}/${name}`)]);
+  for (const [name, target] of links) {
+    const link = `${dir}/node_modules/${name}`;
+    await Deno.mkdir(link.slice(0, link.lastIndexOf("/")), { recursive: true });
+    await Deno.symlink(target, link, { type: "dir" });
+  }
   let removed: Promise<void> | undefined;
   function remove(): Promise<void> {
     removed ??= Deno.remove(dir, { recursive: true });
