@@ -26,19 +26,21 @@ const HTTP: Fixture = { name: "node:http", entry: "http_server.mjs", packages: [
 const EXPRESS: Fixture = { name: "express", entry: "express_server.mjs", packages: ["express"] };
 const ignore = missingTool("node");
 
+/** The server, with stopping extended to delete its staged folder too. */
+function removingApp(server: RunningServer, app: StagedApp): RunningServer {
+  async function stop(): Promise<void> {
+    await server.stop();
+    await app.remove();
+  }
+  return { ...server, stop, [Symbol.asyncDispose]: stop };
+}
+
 /** The fixture's server under Node; disposing stops it and deletes its staged folder. */
 async function launch(fixture: Fixture): Promise<RunningServer> {
-  const app: StagedApp = await stageApp("tests/node/fixtures", { packages: fixture.packages });
+  const app = await stageApp("tests/node/fixtures", { packages: fixture.packages });
   try {
-    const server = await startServer("node", fixture.entry, {
-      cwd: app.dir,
-      env: { AUTH_SECRET: SECRET },
-    });
-    async function stop(): Promise<void> {
-      await server.stop();
-      await app.remove();
-    }
-    return { ...server, stop, [Symbol.asyncDispose]: stop };
+    const env = { AUTH_SECRET: SECRET };
+    return removingApp(await startServer("node", fixture.entry, { cwd: app.dir, env }), app);
   } catch (error) {
     await app.remove();
     throw error;
