@@ -8,7 +8,7 @@
 
 import { setupTools } from "./setup.ts";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "node.ts"];
 const deno = Deno.execPath();
 
 let passed = 0;
