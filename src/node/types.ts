@@ -38,9 +38,9 @@ export interface NodeIncomingMessage {
   /** `true` once the body stream has been read to its end (by a body parser, for instance). */
   readonly readableEnded?: boolean;
   /** Adds a stream event listener (`data`, `end`, `error`, `close`). */
-  on(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
   /** Removes a listener added with `on`. */
-  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
   /** Stops the `data` events until `resume()`. */
   pause(): unknown;
   /** Starts or restarts the `data` events. */
@@ -69,9 +69,9 @@ export interface NodeServerResponse {
   /** Closes the connection at once (a body that failed half way). */
   destroy(): unknown;
   /** Adds an event listener (`drain`, `close`, `error`). */
-  on(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
   /** Removes a listener added with `on`. */
-  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
 }
 
 /**
