@@ -2,8 +2,9 @@
  * The module as npm users get it (built by `scripts/build_npm.ts`), and
  * throwaway app folders where `@service-stack/auth` resolves to that build,
  * for running examples under Node and Bun. Other npm packages such apps
- * import (Express, Hono, TypeScript) come from `node_modules/`, where Deno
- * installs them as `tests/node/_node_packages.ts` lists them.
+ * use (Express, Hono, TypeScript and type packages) come from the
+ * repository's `node_modules/`, where Deno installs them at the versions
+ * `deno.lock` pins.
  *
  * @module
  */
@@ -12,6 +13,22 @@ import { REPO_ROOT } from "./server.ts";
 
 /** The package name, as in `deno.json`. */
 export const PACKAGE_NAME = "@service-stack/auth";
+
+/**
+ * npm packages that apps run by Node use besides this one: Express and Hono
+ * for the examples and the adapter tests (the same ranges as the import map
+ * in `deno.json`), TypeScript and Node's and Bun's types for the check of the
+ * published declarations. Installed by specifier, not imported from a module,
+ * so that the type packages stay out of `deno check`.
+ */
+const NODE_PACKAGES = [
+  "npm:express@5",
+  "npm:hono@4",
+  "npm:@hono/node-server@1",
+  "npm:typescript@5",
+  "npm:@types/node@20",
+  "npm:@types/bun@1",
+];
 
 let build: Promise<string> | undefined;
 let install: Promise<string> | undefined;
@@ -64,9 +81,9 @@ export function buildNpmPackage(): Promise<string> {
 }
 
 /**
- * Installs the npm packages that apps run by Node import besides this one
- * (those `tests/node/_node_packages.ts` lists) into the repository's
- * `node_modules/`, once per test process, and returns that folder.
+ * Installs {@linkcode NODE_PACKAGES} into the repository's `node_modules/`
+ * (`deno install --no-save`: `deno.json` stays as it is), once per test
+ * process, and returns that folder.
  *
  * @example
  * ```ts ignore
@@ -75,8 +92,8 @@ export function buildNpmPackage(): Promise<string> {
  */
 export function installNodePackages(): Promise<string> {
   install ??= runDeno(
-    ["install", "--quiet", "--entrypoint", `${REPO_ROOT}/tests/node/_node_packages.ts`],
-    "deno install of tests/node/_node_packages.ts",
+    ["install", "--quiet", "--no-save", ...NODE_PACKAGES],
+    `deno install ${NODE_PACKAGES.join(" ")}`,
   ).then(() => `${REPO_ROOT}/node_modules`);
   return install;
 }
