@@ -62,6 +62,8 @@ async function runDeno(args: string[], what: string): Promise<void> {
  */
 export function buildNpmPackage(): Promise<string> {
   build ??= (async () => {
+    // The build imports TypeScript from node_modules/ (deno.json: nodeModulesDir "manual").
+    await installNodePackages();
     const outDir = await Deno.makeTempDir({ prefix: "npm_dist_" });
     await runDeno(
       ["run", "-A", `${REPO_ROOT}/scripts/build_npm.ts`, "--no-verify", `--out-dir=${outDir}`],
