@@ -7,10 +7,28 @@
  * @module
  */
 
-/** Request headers as Node parses them: lower-case names, repeated ones as arrays. */
+/**
+ * Request headers as Node parses them: lower-case names, repeated ones as arrays.
+ *
+ * @example
+ * ```ts
+ * import type { NodeRequestHeaders } from "@service-stack/auth/node";
+ *
+ * const headers: NodeRequestHeaders = { host: "example.com", "x-tag": ["one", "two"] };
+ * ```
+ */
 export type NodeRequestHeaders = Record<string, string | readonly string[] | undefined>;
 
-/** The part of a request's socket that `toNodeHandler` reads. */
+/**
+ * The part of a request's socket that `toNodeHandler` reads.
+ *
+ * @example
+ * ```ts
+ * import type { NodeSocketLike } from "@service-stack/auth/node";
+ *
+ * const tls: NodeSocketLike = { encrypted: true }; // the request URL starts with https:
+ * ```
+ */
 export interface NodeSocketLike {
   /** `true` on a TLS socket (`node:https`), absent on a plain one. */
   readonly encrypted?: boolean;
@@ -20,7 +38,20 @@ export interface NodeSocketLike {
 
 /**
  * The part of a Node `http.IncomingMessage` (or an Express/Connect request)
- * that `toNodeHandler` reads.
+ * that `toNodeHandler` reads. A readable stream of the body with these
+ * fields fits, which is how a test can stand in for Node's request.
+ *
+ * @example A stand-in built from a Node stream
+ * ```ts
+ * import { Readable } from "node:stream";
+ * import type { NodeIncomingMessage } from "@service-stack/auth/node";
+ *
+ * const req: NodeIncomingMessage = Object.assign(Readable.from([]), {
+ *   method: "GET",
+ *   url: "/auth/session",
+ *   headers: { host: "example.com" },
+ * });
+ * ```
  */
 export interface NodeIncomingMessage {
   /** The request method, e.g. `"POST"`. */
@@ -50,6 +81,16 @@ export interface NodeIncomingMessage {
 /**
  * The part of a Node `http.ServerResponse` (or an Express/Connect response)
  * that `toNodeHandler` writes to.
+ *
+ * @example Node's own response fits
+ * ```ts ignore
+ * import type { ServerResponse } from "node:http";
+ * import type { NodeServerResponse } from "@service-stack/auth/node";
+ *
+ * function asNodeResponse(res: ServerResponse): NodeServerResponse {
+ *   return res;
+ * }
+ * ```
  */
 export interface NodeServerResponse {
   /** The status code to send. */
@@ -77,6 +118,15 @@ export interface NodeServerResponse {
 /**
  * A Node request listener that also fits Express and Connect as middleware;
  * `next` is accepted and never called, since every request gets an answer.
+ *
+ * @example
+ * ```ts ignore
+ * import { createServer } from "node:http";
+ * import { type NodeHandler, toNodeHandler } from "@service-stack/auth/node";
+ *
+ * const handler: NodeHandler = toNodeHandler(() => new Response("hello"));
+ * createServer(handler).listen(3000);
+ * ```
  */
 export type NodeHandler = (
   req: NodeIncomingMessage,
@@ -84,7 +134,18 @@ export type NodeHandler = (
   next?: (error?: unknown) => void,
 ) => Promise<void>;
 
-/** Options for `toNodeHandler`. */
+/**
+ * Options for `toNodeHandler`.
+ *
+ * @example Report errors to the application's logger
+ * ```ts ignore
+ * import { toNodeHandler } from "@service-stack/auth/node";
+ *
+ * const handler = toNodeHandler(auth.handlers.ALL, {
+ *   onError: (error) => logger.error("auth adapter failed", error),
+ * });
+ * ```
+ */
 export interface ToNodeHandlerOptions {
   /**
    * Receives an error that the adapter or the handler threw (the client got a
