@@ -14,7 +14,15 @@
  */
 
 export { type Auth, type AuthHandlers, createAuth } from "./src/create_auth.ts";
-export type { AuthConfig, Credentials, OAuthProviderEntry } from "./src/config.ts";
+export type {
+  AuthCallbacks,
+  AuthConfig,
+  AuthEvents,
+  Credentials,
+  OAuthProviderEntry,
+  SignInParams,
+  UserInput,
+} from "./src/config.ts";
 export type { AuthAPI, SignInOptions, SignOutOptions, UpdateSessionOptions } from "./src/api.ts";
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/password.ts";
@@ -26,7 +34,7 @@ export type {
   CookieKey,
   CookieOverride,
   CookieStrategy,
-} from "./src/cookies.ts";
+} from "./src/cookies/jar.ts";
 export type {
   StandardSchemaIssue,
   StandardSchemaResult,

@@ -1,7 +1,8 @@
 /**
  * Test helpers for applications using `@service-stack/auth`: a strict,
- * in-memory OAuth 2.0 authorization server to sign in against in unit tests
- * and demos, with no network.
+ * in-memory OAuth 2.0 authorization server, optionally an OpenID Connect
+ * provider (`oidc`), to sign in against in unit tests and demos, with no
+ * network; and `signInAs`, a signed-in cookie for any user in one call.
  *
  * @example
  * ```ts
@@ -15,16 +16,21 @@
  * @module
  */
 
-export { createMockProvider, MOCK_PROVIDER_ID } from "./src/testing/mock_provider.ts";
+export { createMockProvider, MOCK_PROVIDER_ID } from "./src/testing/mock_provider/mod.ts";
+export { signInAs, type SignInAsOptions } from "./src/testing/sign_in_as.ts";
 export type {
   MockAuthorizationRequest,
   MockDecision,
+  MockDiscoveryProviderConfig,
   MockEndpoint,
+  MockIdTokenContext,
+  MockOIDCOptions,
   MockProvider,
   MockProviderOptions,
   MockRequestRecord,
+  MockSigningAlgorithm,
   MockUser,
-} from "./src/testing/mock_provider.ts";
+} from "./src/testing/mock_provider/mod.ts";
 export type {
   ClientAuthMethod,
   OAuthProviderConfig,

@@ -6,20 +6,14 @@
  */
 
 import type { AuthContext, Credentials } from "./config.ts";
-import { clearCsrfCookie } from "./csrf.ts";
-import { AuthError } from "./errors.ts";
-import { errorResponse, type ResponseParts, responseParts } from "./http.ts";
-import { checkedRedirectTarget, finish } from "./redirects.ts";
-import { type RequestState, requestState } from "./request.ts";
-import { signInWithCredentials } from "./routes/credentials.ts";
-import { startOAuthSignIn } from "./routes/sign_in.ts";
-import {
-  clearSessionCookies,
-  readSession,
-  reissueSession,
-  toSession,
-  updatedUser,
-} from "./session.ts";
+import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
+import { checkedRedirectTarget, finish, type RedirectIntent } from "./core/redirects.ts";
+import { readSession, signOut, toSession, updateSession } from "./core/session.ts";
+import { signInWithCredentials } from "./core/sign_in.ts";
+import { AuthError, toAuthError } from "./errors.ts";
+import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
+import { createHttpContext, type HttpContext } from "./http_context.ts";
+import { isRecord } from "./is_record.ts";
 import type { Session, User } from "./types.ts";
 
 /** Options of `api.signIn`. */
@@ -68,27 +62,47 @@ export interface AuthAPI<U extends User = User> {
   ): Promise<Session<U> | null>;
 }
 
-/** Runs an API action: an `AuthError` becomes its error response, anything else a logged 500. */
+/** Runs an API action through the one error wrapper: an `AuthError` becomes its error response. */
 async function answer(
   ctx: AuthContext,
-  what: string,
-  action: (parts: ResponseParts) => Promise<Response>,
+  http: HttpContext,
+  action: () => Promise<Response>,
 ): Promise<Response> {
-  const parts = responseParts();
   try {
-    return await action(parts);
+    return await action();
   } catch (error) {
-    if (error instanceof AuthError) return errorResponse(error, parts);
-    ctx.logger.error(`${what} failed`, error);
-    return errorResponse(
-      new AuthError("server_error", "The server could not complete the request."),
-      parts,
-    );
+    return errorResponse(http, toAuthError(error, ctx.logger, "api"));
   }
 }
 
-function stateOf(ctx: AuthContext, request: Request): RequestState {
-  return requestState(ctx, request, new URL(request.url));
+function httpContext(ctx: AuthContext, request: Request): HttpContext {
+  return createHttpContext(ctx, request, new URL(request.url));
+}
+
+async function intentOf(
+  http: HttpContext,
+  options: { redirect?: boolean; redirectTo?: string },
+  redirectByDefault: boolean,
+): Promise<RedirectIntent> {
+  return {
+    redirect: options.redirect ?? redirectByDefault,
+    redirectTo: options.redirectTo === undefined
+      ? null
+      : await checkedRedirectTarget(http, options.redirectTo),
+  };
+}
+
+function checkedCredentials(credentials: unknown): Credentials {
+  if (
+    !isRecord(credentials) || typeof credentials.username !== "string" ||
+    typeof credentials.password !== "string"
+  ) {
+    throw new AuthError(
+      "invalid_request",
+      'api.signIn("credentials") has no credentials; expected options.credentials with a username and password.',
+    );
+  }
+  return { username: credentials.username, password: credentials.password };
 }
 
 /** Builds the server API over a context. */
@@ -96,72 +110,54 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
   return Object.freeze({
     async getSession(request: Request): Promise<Session<U> | null> {
       try {
-        const current = await readSession(ctx, stateOf(ctx, request));
+        const current = await readSession(ctx, httpContext(ctx, request));
         return current ? (toSession(current.payload) as Session<U>) : null;
       } catch (error) {
-        ctx.logger.error("getSession failed", error);
+        toAuthError(error, ctx.logger, "api.getSession");
         return null;
       }
     },
 
     async signIn(providerId: string, options: SignInOptions): Promise<Response> {
       if (!options || !(options.request instanceof Request)) {
-        throw new TypeError("api.signIn needs options.request, the incoming Request.");
-      }
-      const state = stateOf(ctx, options.request);
-      return await answer(ctx, "api.signIn", async (parts) => {
-        const redirectTo = options.redirectTo === undefined
-          ? null
-          : await checkedRedirectTarget(state, options.redirectTo);
-        if (providerId !== "credentials") {
-          return await startOAuthSignIn(ctx, state, parts, providerId, {
-            redirectTo,
-            redirect: options.redirect !== false,
-          });
-        }
-        const credentials = options.credentials;
-        if (
-          !credentials || typeof credentials.username !== "string" ||
-          typeof credentials.password !== "string"
-        ) {
-          throw new AuthError(
-            "invalid_request",
-            'api.signIn("credentials") needs options.credentials with a username and password.',
-          );
-        }
-        const session = await signInWithCredentials(ctx, state, credentials, parts);
-        return await finish(
-          state,
-          { redirect: options.redirect === true, redirectTo },
-          session,
-          200,
-          parts,
+        throw new TypeError(
+          "api.signIn has no request; expected options.request, the incoming Request.",
         );
+      }
+      const http = httpContext(ctx, options.request);
+      return await answer(ctx, http, async () => {
+        if (providerId !== "credentials") {
+          const intent = await intentOf(http, options, true);
+          const url = await startOAuthSignIn(ctx, http, {
+            providerId,
+            redirectTo: intent.redirectTo,
+          });
+          return intent.redirect ? redirectResponse(http, url) : jsonResponse(http, { url }, 200);
+        }
+        const intent = await intentOf(http, options, false);
+        const session = await signInWithCredentials(
+          ctx,
+          http,
+          checkedCredentials(options.credentials),
+        );
+        return await finish(http, intent, { body: session, status: 200 });
       });
     },
 
     signOut(options: SignOutOptions = {}): Promise<Response> {
       // Without the request the scheme is unknown: clear the cookies of both.
-      const states = options.request
-        ? [stateOf(ctx, options.request)]
-        : [false, true].map((secure) =>
-          stateOf(ctx, new Request(secure ? "https://localhost/" : "http://localhost/"))
-        );
-      return answer(ctx, "api.signOut", async (parts) => {
-        for (const state of states) {
-          parts.cookies.push(...clearSessionCookies(state), clearCsrfCookie(state));
+      const requests = options.request
+        ? [options.request]
+        : [new Request("http://localhost/"), new Request("https://localhost/")];
+      const [http, ...others] = requests.map((request) => httpContext(ctx, request));
+      return answer(ctx, http, async () => {
+        await signOut(ctx, http, await readSession(ctx, http));
+        for (const other of others) {
+          await signOut(ctx, other, null);
+          http.setCookies.push(...other.setCookies);
         }
-        const state = states[0];
-        const redirectTo = options.redirectTo === undefined
-          ? null
-          : await checkedRedirectTarget(state, options.redirectTo);
-        return await finish(
-          state,
-          { redirect: options.redirect === true, redirectTo },
-          { ok: true },
-          200,
-          parts,
-        );
+        const intent = await intentOf(http, options, false);
+        return await finish(http, intent, { body: { ok: true }, status: 200 });
       });
     },
 
@@ -170,16 +166,22 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
       data: Partial<U>,
       options: UpdateSessionOptions = {},
     ): Promise<Session<U> | null> {
-      const state = stateOf(ctx, request);
-      const current = await readSession(ctx, state);
+      const http = httpContext(ctx, request);
+      const current = await readSession(ctx, http);
       if (!current) return null;
-      if (typeof data !== "object" || data === null) {
-        throw new AuthError("invalid_request", "data must be an object of user fields.");
+      if (!isRecord(data)) {
+        throw new AuthError(
+          "invalid_request",
+          "data is not an object; expected an object of user fields.",
+        );
       }
-      const user = await updatedUser(ctx, current.payload, data as Record<string, unknown>);
-      const next = await reissueSession(ctx, state, current, user, options.expires);
-      for (const line of next.cookies) options.headers?.append("Set-Cookie", line);
-      return next.session as Session<U>;
+      const session = await updateSession(ctx, http, {
+        current,
+        user: data,
+        expires: options.expires,
+      });
+      for (const line of http.setCookies) options.headers?.append("Set-Cookie", line);
+      return session as Session<U>;
     },
   });
 }

@@ -5,37 +5,42 @@
  * @module
  */
 
+import type { JWTKey, JWTMode } from "../jose.ts";
+import { fail } from "./config/_check.ts";
+import { resolveBasePath } from "./config/base_path.ts";
+import { type Credentials, type FeatureSettings, resolveFeatures } from "./config/features.ts";
 import {
-  type CookieConfig,
-  type CookieJar,
-  FLOW_COOKIE_MAX_AGE,
-  resolveCookieJars,
-} from "./cookies.ts";
-import {
-  type EnvReader,
-  lookupEnv,
-  parseDebug,
-  parseList,
-  parseLogLevel,
-  readRuntimeEnv,
-} from "./env.ts";
-import { createJose, type Jose, type JWTKey, type JWTMode } from "../jose.ts";
-import { createLogger, type Logger, type LoggerConfig } from "./logger.ts";
-import { compileOriginPatterns, type OriginMatcher } from "./origins.ts";
-import { isStandardSchema, type StandardSchemaV1 } from "./standard_schema.ts";
-import type { User } from "./types.ts";
-import type { BuiltInProviderId, OAuthProviderCredentials } from "./oauth/types.ts";
-import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
-import { SessionCache } from "./session_cache.ts";
+  type AuthCallbacks,
+  type AuthEvents,
+  type HookSettings,
+  resolveHooks,
+  type SignInParams,
+} from "./config/hooks.ts";
+import { type KeySettings, resolveKeys } from "./config/keys.ts";
+import { resolveLogger } from "./config/logger.ts";
+import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
+import { type PageSettings, resolvePages } from "./config/pages.ts";
+import { resolveSession, type SessionSettings } from "./config/session.ts";
+import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
+import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { isRecord } from "./is_record.ts";
+import type { Logger, LoggerConfig } from "./logger.ts";
+import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
+import type { BuiltInProviderId, OAuthProviderCredentials } from "./oauth/types.ts";
+import { SessionCache } from "./session_cache.ts";
+import type { StandardSchemaV1 } from "./standard_schema.ts";
+import type { User } from "./types.ts";
 
-/** Username and password submitted to `POST /signIn/credentials`. */
-export interface Credentials {
-  /** The username (or email) as typed. */
-  username: string;
-  /** The password as typed. */
-  password: string;
-}
+export type { AuthCallbacks, AuthEvents, Credentials, SignInParams };
+export { CSRF_MAX_AGE } from "./config/keys.ts";
+
+/**
+ * What application code returns as a user: at least `sub`, and any fields
+ * of the app's user. `identity.schema` validates it (and may fill defaults)
+ * before it enters a session, so the session's user type comes from the
+ * schema alone, never from what a hook happens to return.
+ */
+export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
 
 /** A provider entry in `oauth`: a built-in id, a built-in with overrides, or a custom provider. */
 export type OAuthProviderEntry =
@@ -58,6 +63,13 @@ export interface AuthConfig<
   cookies?: CookieConfig;
   /** Extra trusted origins for CORS and redirects; merged with env `TRUSTED_ORIGINS`. */
   trustedOrigins?: readonly string[] | ((request: Request) => string[] | Promise<string[]>);
+  /**
+   * The service's public origin, e.g. `https://app.example.com` (default: env `URL` through the
+   * lookup, e.g. `AUTH_URL`). When set, it alone decides the OAuth `redirect_uri`, the cookie
+   * strategy, redirect validation and the same-origin check: `Host` and proxy headers never do.
+   * Recommended in production.
+   */
+  baseURL?: string;
   /** Read `Forwarded` / `X-Forwarded-*` (experimental; only behind a trusted proxy). Default `false`. */
   trustedProxyHeaders?: boolean;
   /** The user shape carried in sessions. */
@@ -65,15 +77,28 @@ export interface AuthConfig<
   /** Username/password sign-in. */
   credentials?: {
     /** Returns the user for valid credentials, `null` otherwise; may throw `AuthError`. */
-    authorize: (credentials: Credentials, request: Request) => U | null | Promise<U | null>;
+    authorize: (
+      credentials: Credentials,
+      request: Request,
+    ) => UserInput<U> | null | Promise<UserInput<U> | null>;
   };
   /** Sign-up. */
   signUp?: {
     /** Validates the sign-up body (any Standard Schema v1 object). */
     schema?: StandardSchemaV1<unknown, P>;
     /** Creates the user record and returns the user; may throw `AuthError`. */
-    onCreateUser: (payload: P, request: Request) => U | Promise<U>;
+    onCreateUser: (payload: P, request: Request) => UserInput<U> | Promise<UserInput<U>>;
   };
+  /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
+  callbacks?: AuthCallbacks<NoInfer<U>>;
+  /** Audit events, called after the fact; their errors are logged, never answered. */
+  events?: AuthEvents<NoInfer<U>>;
+  /**
+   * Where browser-facing failures land: `error` (a path or an absolute URL)
+   * receives `error` and `error_description` in its query when a sign-in or
+   * callback fails with no trusted target to go back to.
+   */
+  pages?: { error?: string };
   /** Token format: `sealed` (default), `signed` or `encrypted`. */
   jwt?: { mode?: JWTMode };
   /** Session lifetime in seconds: `maxAge` (default 30 days), `updateAge` (default 1 day). */
@@ -89,34 +114,28 @@ export interface AuthConfig<
 }
 
 /** Everything an instance needs, built once from the config and frozen. */
-export interface AuthContext {
+export interface AuthContext
+  extends
+    SessionSettings,
+    KeySettings,
+    OriginSettings,
+    FeatureSettings,
+    HookSettings,
+    PageSettings {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
-  readonly trustProxyHeaders: boolean;
-  readonly staticMatcher: OriginMatcher;
-  readonly originsFn?: (request: Request) => string[] | Promise<string[]>;
-  readonly identitySchema?: StandardSchemaV1<unknown, User>;
-  readonly authorize?: (credentials: Credentials, request: Request) => unknown;
-  readonly signUpSchema?: StandardSchemaV1<unknown, Record<string, unknown>>;
-  readonly onCreateUser?: (payload: Record<string, unknown>, request: Request) => unknown;
-  readonly maxAge: number;
-  readonly updateAge: number;
-  readonly sessionJose: Jose;
-  readonly csrfJose: Jose;
-  readonly flowJose: Jose;
   readonly logger: Logger;
   readonly clock: () => number;
   readonly fetch: typeof fetch;
   readonly sessionCache: SessionCache;
 }
 
-const DAY = 24 * 60 * 60;
-const MODES: readonly JWTMode[] = ["sealed", "signed", "encrypted"];
-const CONFIG_KEYS = new Set([
+const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "oauth",
   "secret",
   "basePath",
+  "baseURL",
   "cookies",
   "trustedOrigins",
   "trustedProxyHeaders",
@@ -125,236 +144,79 @@ const CONFIG_KEYS = new Set([
   "signUp",
   "jwt",
   "session",
+  "callbacks",
+  "events",
+  "pages",
   "logger",
   "fetch",
   "env",
   "clock",
 ]);
 
-function fail(message: string): never {
-  throw new TypeError(`createAuth: ${message}`);
-}
-
-/** Refuses keys a nested config object does not have (a typo must not pass silently). */
-function knownKeys(value: unknown, name: string, keys: readonly string[]): void {
-  if (!isRecord(value)) return;
-  for (const key of Object.keys(value)) {
-    if (!keys.includes(key)) fail(`unknown key "${name}.${key}": expected ${keys.join(", ")}.`);
-  }
-}
-
-function optionalFunction(value: unknown, name: string): void {
-  if (value !== undefined && typeof value !== "function") fail(`${name} must be a function.`);
-}
-
-function optionalSchema(value: unknown, name: string): void {
-  if (value !== undefined && !isStandardSchema(value)) {
-    fail(`${name} must be a Standard Schema v1 object (Zod, Valibot, ArkType, ...).`);
-  }
-}
-
-function seconds(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
-    fail(`${name} must be a positive whole number of seconds.`);
-  }
-  return value;
-}
-
-/** Normalises `basePath`: starts with `/`, no trailing slash (root becomes `""`). */
-function normalizeBasePath(value: unknown): string {
-  if (value === undefined) return "/auth";
-  if (typeof value !== "string" || !value.startsWith("/")) {
-    fail(`basePath must be a string starting with "/", like "/auth".`);
-  }
-  if (value === "/") return "";
-  if (
-    value.endsWith("/") || value.includes("//") ||
-    !/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/.test(value)
-  ) {
-    fail(
-      `basePath "${value}" must be a path like "/auth": no trailing or doubled slashes, no spaces.`,
-    );
-  }
-  return value;
-}
-
 function envReader(env: unknown): EnvReader {
   if (env === undefined) return readRuntimeEnv;
-  if (!isRecord(env)) fail("env must be an object of strings.");
+  if (!isRecord(env)) fail("env is not an object; expected an object of strings.");
   return (name) => {
-    const value = (env as Record<string, unknown>)[name];
+    const value = env[name];
     return typeof value === "string" ? value : undefined;
   };
 }
 
+function optionalFunction<T>(value: T | undefined, name: string): T | undefined {
+  if (value !== undefined && typeof value !== "function") {
+    fail(`${name} is not a function; expected a function.`);
+  }
+  return value;
+}
+
 /** Validates the config and builds the frozen context. Throws `TypeError` naming the fix. */
 export function buildContext(config: AuthConfig): AuthContext {
-  if (!isRecord(config)) fail("expected a config object, e.g. createAuth({ oauth: [] }).");
+  if (!isRecord(config)) {
+    fail("the config is not an object; expected a config object, e.g. createAuth({ oauth: [] }).");
+  }
   for (const key of Object.keys(config)) {
-    if (!CONFIG_KEYS.has(key)) fail(`unknown config key "${key}".`);
+    if (!CONFIG_KEYS.has(key)) {
+      fail(`unknown config key "${key}"; expected one of ${[...CONFIG_KEYS].join(", ")}.`);
+    }
   }
-  knownKeys(config.jwt, "jwt", ["mode"]);
-  knownKeys(config.session, "session", ["maxAge", "updateAge"]);
-  knownKeys(config.identity, "identity", ["schema"]);
-  knownKeys(config.credentials, "credentials", ["authorize"]);
-  knownKeys(config.signUp, "signUp", ["schema", "onCreateUser"]);
-  knownKeys(config.logger, "logger", ["appName", "level", "log"]);
   const read = envReader(config.env);
-  const basePath = normalizeBasePath(config.basePath);
-
-  const secret = config.secret ?? lookupEnv("SECRET", read);
-  if (secret === undefined || secret === "") {
-    fail(
-      "no secret: set AUTH_SECRET (or SECRET) in the environment, or pass `secret`; generate one with `openssl rand -base64 32`.",
-    );
+  const clock = optionalFunction(config.clock, "clock") ?? Date.now;
+  const fetchFn = optionalFunction(config.fetch, "fetch") ??
+    ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const basePath = resolveBasePath(config.basePath);
+  const session = resolveSession(config.session);
+  const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock });
+  const origins = resolveOrigins(config, read);
+  const features = resolveFeatures(config);
+  const hooks = resolveHooks(config);
+  const pages = resolvePages(config.pages);
+  if (config.cookies !== undefined && !isRecord(config.cookies)) {
+    fail("cookies is not an object; expected { prefix, overrides }.");
   }
-  const salt = lookupEnv("SALT", read);
-
-  if (config.jwt !== undefined && !isRecord(config.jwt)) {
-    fail('jwt must be an object like { mode: "sealed" }.');
-  }
-  const mode = config.jwt?.mode ?? "sealed";
-  if (!MODES.includes(mode)) fail(`jwt.mode must be "sealed", "signed" or "encrypted".`);
-
-  if (config.session !== undefined && !isRecord(config.session)) {
-    fail("session must be an object like { maxAge: 2592000, updateAge: 86400 }.");
-  }
-  const maxAge = seconds(config.session?.maxAge, "session.maxAge", 30 * DAY);
-  const updateAge = seconds(config.session?.updateAge, "session.updateAge", DAY);
-  if (updateAge > maxAge) fail("session.updateAge must not be larger than session.maxAge.");
-
-  if (config.trustedProxyHeaders !== undefined && typeof config.trustedProxyHeaders !== "boolean") {
-    fail("trustedProxyHeaders must be a boolean.");
-  }
-  const envOrigins = parseList(lookupEnv("TRUSTED_ORIGINS", read) ?? "");
-  let configOrigins: readonly string[] = [];
-  let originsFn: AuthContext["originsFn"];
-  if (typeof config.trustedOrigins === "function") {
-    originsFn = config.trustedOrigins;
-  } else if (config.trustedOrigins !== undefined) {
-    if (
-      !Array.isArray(config.trustedOrigins) ||
-      !config.trustedOrigins.every((origin) => typeof origin === "string")
-    ) {
-      fail("trustedOrigins must be an array of origin strings or a function of the request.");
-    }
-    configOrigins = config.trustedOrigins;
-  }
-  const staticOrigins = Object.freeze([...configOrigins, ...envOrigins]);
-  let staticMatcher: OriginMatcher;
-  try {
-    staticMatcher = compileOriginPatterns(staticOrigins);
-  } catch (error) {
-    fail(error instanceof Error ? error.message : "invalid trustedOrigins.");
-  }
-
-  if (config.identity !== undefined && !isRecord(config.identity)) {
-    fail("identity must be an object like { schema }.");
-  }
-  optionalSchema(config.identity?.schema, "identity.schema");
-  if (config.credentials !== undefined) {
-    if (!isRecord(config.credentials) || typeof config.credentials.authorize !== "function") {
-      fail("credentials must be an object with an authorize(credentials, request) function.");
-    }
-  }
-  if (config.signUp !== undefined) {
-    if (!isRecord(config.signUp) || typeof config.signUp.onCreateUser !== "function") {
-      fail("signUp must be an object with an onCreateUser(payload, request) function.");
-    }
-    optionalSchema(config.signUp.schema, "signUp.schema");
-  }
-  if (config.cookies !== undefined && !isRecord(config.cookies)) fail("cookies must be an object.");
-  optionalFunction(config.fetch, "fetch");
-  optionalFunction(config.clock, "clock");
-  if (
-    config.logger !== undefined && typeof config.logger !== "boolean" && !isRecord(config.logger)
-  ) {
-    fail("logger must be a boolean or an object like { appName, level, log }.");
-  }
-  if (isRecord(config.logger)) {
-    const { appName, level, log } = config.logger as Record<string, unknown>;
-    if (appName !== undefined && typeof appName !== "string") {
-      fail("logger.appName must be a string.");
-    }
-    if (level !== undefined && (typeof level !== "string" || parseLogLevel(level) !== level)) {
-      fail('logger.level must be "debug", "info", "warn" or "error".');
-    }
-    optionalFunction(log, "logger.log");
-  }
-
   let jars: AuthContext["jars"];
   try {
     jars = resolveCookieJars(config.cookies);
   } catch (error) {
-    fail(error instanceof Error ? error.message : "invalid cookies config.");
+    fail(error instanceof Error ? error.message : "cookies is invalid.");
   }
-
-  const clock = config.clock ?? Date.now;
-  const fetchFn = config.fetch ?? ((input, init) => fetch(input, init));
-  const joseOptions = { salt, maxAge, clock };
-  let sessionJose: Jose, csrfJose: Jose, flowJose: Jose;
-  try {
-    sessionJose = createJose(secret, { ...joseOptions, mode, purpose: "session" });
-    csrfJose = createJose(secret, {
-      ...joseOptions,
-      mode: "signed",
-      purpose: "csrf",
-      maxAge: CSRF_MAX_AGE,
-    });
-    flowJose = createJose(secret, {
-      ...joseOptions,
-      mode: flowMode(secret, mode),
-      purpose: "oauth-flow",
-      maxAge: FLOW_COOKIE_MAX_AGE,
-    });
-  } catch (error) {
-    // A short or unusable secret is a config error like any other: TypeError, naming the option.
-    fail(`invalid secret: ${error instanceof Error ? error.message : "unusable key"}`);
-  }
-
   if (!Array.isArray(config.oauth)) {
-    fail("oauth must be an array of provider ids or provider objects (it may be empty).");
+    fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
   const providers = resolveProviders(config.oauth, read);
-
-  const logger = createLogger(config.logger, {
-    level: parseLogLevel(lookupEnv("LOG_LEVEL", read)),
-    debug: parseDebug(lookupEnv("DEBUG", read)),
-  }, clock);
-
+  const logger = resolveLogger(config.logger, { read, clock });
   return Object.freeze({
+    ...session,
+    ...keys,
+    ...origins,
+    ...features,
+    ...hooks,
+    ...pages,
     basePath,
     providers,
     jars,
-    trustProxyHeaders: config.trustedProxyHeaders ?? false,
-    staticMatcher,
-    originsFn,
-    identitySchema: config.identity?.schema as StandardSchemaV1<unknown, User> | undefined,
-    authorize: config.credentials?.authorize,
-    signUpSchema: config.signUp?.schema,
-    onCreateUser: config.signUp?.onCreateUser as AuthContext["onCreateUser"],
-    maxAge,
-    updateAge,
-    sessionJose,
-    csrfJose,
-    flowJose,
     logger,
     clock,
     fetch: fetchFn,
     sessionCache: new SessionCache(),
   });
-}
-
-/** Lifetime of a CSRF token, in seconds. */
-export const CSRF_MAX_AGE = 2 * 60 * 60;
-
-/**
- * Flow cookies must be confidential and tamper-proof: sealed when the secret
- * allows it; with a lone key pair the session mode decides.
- */
-function flowMode(secret: JWTKey, mode: JWTMode): JWTMode {
-  if (typeof secret === "string" || secret instanceof Uint8Array) return "sealed";
-  if (isRecord(secret) && "sign" in secret && "encrypt" in secret) return "sealed";
-  return mode;
 }

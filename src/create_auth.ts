@@ -6,7 +6,7 @@
  */
 
 import { type AuthAPI, createAPI } from "./api.ts";
-import { type AuthConfig, buildContext } from "./config.ts";
+import { type AuthConfig, type AuthContext, buildContext } from "./config.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import type { Jose } from "../jose.ts";
 import type { User } from "./types.ts";
@@ -31,6 +31,17 @@ export interface Auth<U extends User = User> {
   api: AuthAPI<U>;
   /** The JOSE object that signs and encrypts session tokens. */
   jose: Jose;
+}
+
+const contexts = new WeakMap<object, AuthContext>();
+
+/** The context of an instance made by {@link createAuth} (for `signInAs`); throws for anything else. */
+export function contextOf(auth: unknown): AuthContext {
+  const ctx = typeof auth === "object" && auth !== null ? contexts.get(auth) : undefined;
+  if (ctx === undefined) {
+    throw new TypeError("auth is not an instance; expected the value createAuth returned.");
+  }
+  return ctx;
 }
 
 /**
@@ -59,7 +70,7 @@ export function createAuth<
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>): Auth<U> {
   const ctx = buildContext(config as unknown as AuthConfig);
-  return Object.freeze({
+  const auth: Auth<U> = Object.freeze({
     handlers: Object.freeze({
       GET: createHandler(ctx, "GET"),
       POST: createHandler(ctx, "POST"),
@@ -69,4 +80,6 @@ export function createAuth<
     api: createAPI<U>(ctx),
     jose: ctx.sessionJose,
   });
+  contexts.set(auth, ctx);
+  return auth;
 }

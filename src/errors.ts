@@ -77,3 +77,49 @@ export class AuthError extends Error {
     return { error: this.code, error_description: this.description };
   }
 }
+
+/**
+ * The name of a thrown value, read defensively: a Proxy, a throwing `name`
+ * getter or a non-string name gives `"Error"` or the value's type, never a
+ * second exception.
+ *
+ * @example
+ * ```ts
+ * import { errorName } from "./errors.ts";
+ * errorName(new TypeError("x")); // "TypeError"
+ * errorName("oops"); // "string"
+ * ```
+ */
+export function errorName(error: unknown): string {
+  try {
+    if (!(error instanceof Error)) return error === null ? "null" : typeof error;
+    const name = error.name;
+    return typeof name === "string" && /^[A-Za-z][\w.$-]{0,63}$/.test(name) ? name : "Error";
+  } catch {
+    return "Error";
+  }
+}
+
+/** Where {@link toAuthError} reports what it turns into a `server_error`. */
+export interface ErrorReporter {
+  /** Logs one line; `details` never carries request values. */
+  log(level: "error", message: string, details: { error: string }): void;
+}
+
+/**
+ * The one error wrapper: an `AuthError` passes unchanged; anything else is
+ * logged by its name only (messages may quote passwords, payloads or tokens)
+ * as `"{what} threw"`, and becomes a 500 `server_error` with no detail.
+ *
+ * @example
+ * ```ts
+ * import { toAuthError } from "./errors.ts";
+ * const logger = { log: () => {} };
+ * toAuthError(new RangeError("boom"), logger, "profile mapper").code; // "server_error"
+ * ```
+ */
+export function toAuthError(error: unknown, reporter: ErrorReporter, what: string): AuthError {
+  if (error instanceof AuthError) return error;
+  reporter.log("error", `${what} threw`, { error: errorName(error) });
+  return new AuthError("server_error", "The server could not complete the request.");
+}

@@ -6,38 +6,44 @@
  * @module
  */
 
+import { readLimitedBody, utf8Text } from "./body.ts";
 import { AuthError } from "./errors.ts";
 
 /** Request bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-/** Headers for a response under construction: Set-Cookie lines plus others. */
-export interface ResponseParts {
+/** What a response collects while a request runs: its Set-Cookie lines and other headers. */
+export interface ResponseHeaders {
   /** Set-Cookie lines, in order. */
-  cookies: string[];
-  /** Other headers (CORS, Vary, ...). */
-  headers: [string, string][];
+  readonly setCookies: string[];
+  /** Other headers (CORS, Vary, Allow, ...). */
+  readonly headers: [string, string][];
 }
 
-/** Creates empty response parts. */
-export function responseParts(): ResponseParts {
-  return { cookies: [], headers: [] };
+/** Creates an empty {@link ResponseHeaders}. */
+export function responseHeaders(): ResponseHeaders {
+  return { setCookies: [], headers: [] };
 }
 
-function buildHeaders(parts: ResponseParts | undefined, base: [string, string][]): Headers {
+function buildHeaders(out: ResponseHeaders | undefined, base: [string, string][]): Headers {
   const headers = new Headers(base);
-  if (parts) {
-    for (const [name, value] of parts.headers) headers.append(name, value);
-    for (const line of parts.cookies) headers.append("Set-Cookie", line);
+  headers.set("X-Content-Type-Options", "nosniff");
+  if (out) {
+    for (const [name, value] of out.headers) headers.append(name, value);
+    for (const line of out.setCookies) headers.append("Set-Cookie", line);
   }
   return headers;
 }
 
 /** A JSON response with `Cache-Control: no-store`. */
-export function jsonResponse(body: unknown, status: number, parts?: ResponseParts): Response {
+export function jsonResponse(
+  out: ResponseHeaders | undefined,
+  body: unknown,
+  status: number,
+): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: buildHeaders(parts, [
+    headers: buildHeaders(out, [
       ["Content-Type", "application/json; charset=utf-8"],
       ["Cache-Control", "no-store"],
     ]),
@@ -45,21 +51,33 @@ export function jsonResponse(body: unknown, status: number, parts?: ResponsePart
 }
 
 /** A 302 redirect with `Cache-Control: no-store`. */
-export function redirectResponse(location: string, parts?: ResponseParts): Response {
+export function redirectResponse(out: ResponseHeaders | undefined, location: string): Response {
   return new Response(null, {
     status: 302,
-    headers: buildHeaders(parts, [["Location", location], ["Cache-Control", "no-store"]]),
+    headers: buildHeaders(out, [["Location", location], ["Cache-Control", "no-store"]]),
   });
 }
 
 /** An empty response (CORS preflight). */
-export function emptyResponse(status: number, parts?: ResponseParts): Response {
-  return new Response(null, { status, headers: buildHeaders(parts, []) });
+export function emptyResponse(out: ResponseHeaders | undefined, status: number): Response {
+  return new Response(null, { status, headers: buildHeaders(out, []) });
 }
 
 /** The RFC 6749 error response for an `AuthError`. */
-export function errorResponse(error: AuthError, parts?: ResponseParts): Response {
-  return jsonResponse(error.toJSON(), error.status, parts);
+export function errorResponse(out: ResponseHeaders | undefined, error: AuthError): Response {
+  return jsonResponse(out, error.toJSON(), error.status);
+}
+
+/** A single query parameter; a repeated one is refused with 400. */
+export function singleParam(params: URLSearchParams, name: string): string | null {
+  const values = params.getAll(name);
+  if (values.length > 1) {
+    throw new AuthError(
+      "invalid_request",
+      `The query parameter "${name}" is repeated; expected it once.`,
+    );
+  }
+  return values.length === 1 ? values[0] : null;
 }
 
 /** The media type of a request or response, lower-cased, without parameters. */
@@ -70,92 +88,91 @@ export function mediaType(message: Request | Response): string {
 /** A parsed request body: a flat record of JSON values or form strings. */
 export type Body = Record<string, unknown>;
 
+/** Options of {@link readBody}. */
+export interface ReadBodyOptions {
+  /** An empty body reads as `{}` instead of a 400. */
+  optional?: boolean;
+}
+
 /**
  * Reads a JSON or form-encoded body, refusing other types (415), bodies over
- * {@link MAX_BODY_BYTES} (413) and malformed content (400). An empty body
- * reads as `{}` when `optional` is set.
+ * {@link MAX_BODY_BYTES} (413) and malformed content (400).
  */
-export async function readBody(request: Request, optional = false): Promise<Body> {
+export async function readBody(request: Request, options: ReadBodyOptions = {}): Promise<Body> {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const bytes = await readLimited(request);
-  if (bytes.length === 0) {
-    if (optional) return {};
-    throw new AuthError("invalid_request", "The request body is empty: expected JSON.");
+  const read = await readLimitedBody(request.body, { maxBytes: MAX_BODY_BYTES });
+  if (!read.ok) {
+    if (read.reason === "too_large") throw tooLarge();
+    throw new AuthError("invalid_request", "The request body could not be read.");
+  }
+  if (read.bytes.length === 0) {
+    if (options.optional) return {};
+    throw new AuthError("invalid_request", "The request body is empty; expected JSON.");
   }
   const type = mediaType(request);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+  const text = utf8Text(read.bytes);
+  if (text === undefined) {
     throw new AuthError("invalid_request", "The request body is not valid UTF-8.");
   }
-  if (type === "application/json") {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new AuthError("invalid_request", "The request body is not valid JSON.");
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new AuthError("invalid_request", "The request body must be a JSON object.");
-    }
-    return value as Body;
-  }
-  if (type === "application/x-www-form-urlencoded") {
-    const body: Body = Object.create(null);
-    for (const [key, value] of new URLSearchParams(text)) {
-      if (Object.hasOwn(body, key)) {
-        throw new AuthError("invalid_request", `The form field "${safeName(key)}" is repeated.`);
-      }
-      body[key] = value;
-    }
-    return body;
-  }
+  if (type === "application/json") return parseJSONObject(text);
+  if (type === "application/x-www-form-urlencoded") return parseForm(text);
   throw new AuthError(
     "invalid_request",
-    "Unsupported content type: expected application/json or application/x-www-form-urlencoded.",
+    "The content type is not supported; expected application/json or application/x-www-form-urlencoded.",
     { status: 415 },
   );
 }
 
-async function readLimited(request: Request): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+function parseJSONObject(text: string): Body {
+  let value: unknown;
   try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
+    value = JSON.parse(text);
+  } catch {
+    throw new AuthError("invalid_request", "The request body is not valid JSON.");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new AuthError(
+      "invalid_request",
+      "The request body is not an object; expected a JSON object.",
+    );
+  }
+  return value as Body;
+}
+
+function parseForm(text: string): Body {
+  const body: Body = Object.create(null);
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(body, key)) {
+      throw new AuthError("invalid_request", `The form field ${quotedName(key)}is repeated.`);
     }
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    throw new AuthError("invalid_request", "The request body could not be read.");
+    body[key] = value;
   }
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return body;
 }
 
 function tooLarge(): AuthError {
-  return new AuthError("invalid_request", "The request body is larger than 64 KiB.", {
-    status: 413,
-  });
+  return new AuthError(
+    "invalid_request",
+    "The request body is too large; expected at most 64 KiB.",
+    {
+      status: 413,
+    },
+  );
 }
 
-/** A field name made safe to quote in an error description. */
-export function safeName(name: string): string {
-  return name.length > 40 || /[^\w.-]/.test(name) ? "(field)" : name;
+/**
+ * A request-supplied name made safe to repeat in an `error_description`:
+ * quoted with a trailing space when it is at most 64 characters of letters,
+ * digits, `_`, `-` and `.`, else the empty string (left out of the message).
+ *
+ * @example
+ * ```ts
+ * import { quotedName } from "./http.ts";
+ * `Unknown field ${quotedName("nickname")}in the body.`; // 'Unknown field "nickname" in the body.'
+ * `Unknown field ${quotedName("<img src=x>")}in the body.`; // "Unknown field in the body."
+ * ```
+ */
+export function quotedName(name: string): string {
+  return typeof name === "string" && /^[A-Za-z0-9_.-]{1,64}$/.test(name) ? `"${name}" ` : "";
 }

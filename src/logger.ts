@@ -10,6 +10,8 @@ import type { LogLevel } from "./env.ts";
 
 export type { LogLevel };
 
+import { errorName } from "./errors.ts";
+
 /** One log entry. */
 export interface LogEntry {
   /** Severity. */
@@ -54,6 +56,16 @@ const SECRET_LIKE =
 /** Replaces token-like and key-like runs in a string with `[redacted]`. */
 export function redact(text: string): string {
   return text.replace(SECRET_LIKE, "[redacted]");
+}
+
+/** The redacted message of an Error (never of a Proxy or a throwing getter), as `": text"`. */
+function describe(error: unknown): string {
+  try {
+    const text = error instanceof Error ? error.message : "";
+    return typeof text === "string" && text !== "" ? `: ${text}` : "";
+  } catch {
+    return "";
+  }
 }
 
 function consoleSink(entry: LogEntry): void {
@@ -103,9 +115,7 @@ export function createLogger(
   return Object.freeze({
     log,
     error(message: string, error: unknown, details?: LogEntry["details"]): void {
-      const name = error instanceof Error ? error.name : typeof error;
-      const text = error instanceof Error ? error.message : "";
-      log("error", `${message}: ${name}${text ? `: ${text}` : ""}`, details);
+      log("error", `${message}: ${errorName(error)}${describe(error)}`, details);
     },
   });
 }

@@ -1,76 +1,136 @@
 /**
- * Method + path to route. Paths are matched segment by segment on the raw
- * pathname: extra or doubled slashes, trailing slashes and dot segments never
- * match, so no check bound to a canonical path can be skipped.
+ * Route declarations and matching. A route is declared once (method, path,
+ * when it is enabled, what runs); paths are matched segment by segment on the
+ * raw pathname, so extra or doubled slashes, trailing slashes and dot
+ * segments never match and no check bound to a canonical path can be skipped.
  *
  * @module
  */
 
-/** The routes of the HTTP interface. */
-export type RouteName =
-  | "signIn"
-  | "credentials"
-  | "callback"
-  | "session"
-  | "csrfToken"
-  | "signUp"
-  | "signOut";
+import type { AuthContext } from "./config.ts";
+import type { HttpContext } from "./http_context.ts";
 
-/** A matched route. */
-export interface RouteMatch {
-  /** Which route. */
-  name: RouteName;
-  /** The `:oauth` path parameter, decoded, for `signIn` and `callback`. */
-  provider?: string;
+/** The methods routes answer (`OPTIONS` is answered for every path by the handler). */
+export type Method = "GET" | "POST" | "PATCH";
+
+/** The path parameters a pattern such as `"signIn/:provider"` declares. */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { readonly [K in Name]: string } & PathParams<Rest>
+  : P extends `${string}:${infer Name}` ? { readonly [K in Name]: string }
+  : Record<never, never>;
+
+/** What runs for a matched route. */
+export type RouteHandler<P = Readonly<Record<string, string>>> = (
+  ctx: AuthContext,
+  http: HttpContext,
+  params: P,
+) => Promise<Response>;
+
+/** A declared route. */
+export interface Route {
+  /** The method it answers. */
+  readonly method: Method;
+  /** Path segments after `basePath`; `:name` captures one decoded segment. */
+  readonly segments: readonly string[];
+  /** Whether every segment is literal (such routes win over parameter routes). */
+  readonly literal: boolean;
+  /** Whether the instance serves it; a route that is off is a 404. */
+  readonly enabled: (ctx: AuthContext) => boolean;
+  /** The route's handler. */
+  readonly handle: RouteHandler;
 }
 
-/** The outcome of routing: a match, an unknown path, or a known path with the wrong method. */
-export type RouteResult =
-  | { kind: "match"; route: RouteMatch; methods: readonly string[] }
-  | { kind: "not_found" }
-  | { kind: "method_not_allowed"; methods: readonly string[]; routes: readonly RouteMatch[] };
-
-const GET = ["GET"] as const;
-const POST = ["POST"] as const;
-
-interface PathMatch {
-  methods: readonly string[];
-  byMethod: Readonly<Record<string, RouteMatch>>;
+/** Options of {@link route}. */
+export interface RouteOptions {
+  /** Whether the configuration enables the route; default always. */
+  enabled?: (ctx: AuthContext) => boolean;
 }
 
-function match(segments: string[]): PathMatch | null {
-  if (segments.length === 1) {
-    switch (segments[0]) {
-      case "session":
-        return {
-          methods: ["GET", "POST", "PATCH"],
-          byMethod: {
-            GET: { name: "session" },
-            POST: { name: "session" },
-            PATCH: { name: "session" },
-          },
-        };
-      case "csrfToken":
-        return { methods: GET, byMethod: { GET: { name: "csrfToken" } } };
-      case "signUp":
-        return { methods: POST, byMethod: { POST: { name: "signUp" } } };
-      case "signOut":
-        return { methods: POST, byMethod: { POST: { name: "signOut" } } };
+const always = () => true;
+
+/** Declares a route; the handler's params are typed by the path pattern. */
+export function route<P extends string>(
+  method: Method,
+  path: P,
+  handle: RouteHandler<PathParams<P>>,
+  options: RouteOptions = {},
+): Route {
+  const segments = Object.freeze(path.split("/"));
+  return Object.freeze({
+    method,
+    segments,
+    literal: segments.every((segment) => !segment.startsWith(":")),
+    enabled: options.enabled ?? always,
+    // The pattern fills exactly the params PathParams<P> names.
+    handle: handle as RouteHandler,
+  });
+}
+
+/** The outcome of matching a request against the route table. */
+export type RouteMatch =
+  | {
+    readonly kind: "match";
+    readonly route: Route;
+    readonly params: Readonly<Record<string, string>>;
+    readonly allow: readonly Method[];
+  }
+  | { readonly kind: "method_not_allowed"; readonly allow: readonly Method[] }
+  | { readonly kind: "not_found" };
+
+const NOT_FOUND: RouteMatch = Object.freeze({ kind: "not_found" });
+
+/**
+ * Matches a pathname and method. Routes whose path is all literal win over
+ * routes with parameters for the same path (`signIn/credentials` is never
+ * read as provider `credentials`); routes the configuration turns off count
+ * as absent. `method` may be `OPTIONS`: it never matches, but gives `allow`.
+ */
+export function matchRoute(
+  table: readonly Route[],
+  request: { ctx: AuthContext; pathname: string; method: string },
+): RouteMatch {
+  const { ctx, pathname, method } = request;
+  const base = ctx.basePath;
+  if (!pathname.startsWith(base) || pathname.charCodeAt(base.length) !== 47 /* / */) {
+    return NOT_FOUND;
+  }
+  const segments = pathname.slice(base.length + 1).split("/");
+  for (const literal of [true, false]) {
+    const candidates: { route: Route; params: Record<string, string> }[] = [];
+    for (const candidate of table) {
+      if (candidate.literal !== literal) continue;
+      const params = matchSegments(candidate.segments, segments);
+      if (params !== null) candidates.push({ route: candidate, params });
     }
-    return null;
+    if (candidates.length === 0) continue;
+    const served = candidates.filter((item) => item.route.enabled(ctx));
+    if (served.length === 0) return NOT_FOUND;
+    const allow = served.map((item) => item.route.method);
+    const found = served.find((item) => item.route.method === method);
+    return found
+      ? { kind: "match", route: found.route, params: found.params, allow }
+      : { kind: "method_not_allowed", allow };
   }
-  if (segments.length !== 2) return null;
-  const [head, raw] = segments;
-  if (head !== "signIn" && head !== "callback") return null;
-  const provider = decodeSegment(raw);
-  if (provider === null) return null;
-  if (head === "callback") {
-    return { methods: GET, byMethod: { GET: { name: "callback", provider } } };
+  return NOT_FOUND;
+}
+
+function matchSegments(
+  pattern: readonly string[],
+  segments: readonly string[],
+): Record<string, string> | null {
+  if (pattern.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i];
+    if (!expected.startsWith(":")) {
+      if (segments[i] !== expected) return null;
+      continue;
+    }
+    const value = decodeSegment(segments[i]);
+    if (value === null) return null;
+    params[expected.slice(1)] = value;
   }
-  if (provider === "credentials") {
-    return { methods: POST, byMethod: { POST: { name: "credentials" } } };
-  }
-  return { methods: GET, byMethod: { GET: { name: "signIn", provider } } };
+  return params;
 }
 
 function decodeSegment(raw: string): string | null {
@@ -81,23 +141,4 @@ function decodeSegment(raw: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** Routes a pathname (already known to be under `basePath`) and method. */
-export function route(basePath: string, pathname: string, method: string): RouteResult {
-  if (!pathname.startsWith(basePath) || pathname.charCodeAt(basePath.length) !== 47) {
-    return { kind: "not_found" };
-  }
-  const rest = pathname.slice(basePath.length + 1);
-  const found = match(rest.split("/"));
-  if (!found) return { kind: "not_found" };
-  const matched = found.byMethod[method];
-  if (!matched) {
-    return {
-      kind: "method_not_allowed",
-      methods: found.methods,
-      routes: Object.values(found.byMethod),
-    };
-  }
-  return { kind: "match", route: matched, methods: found.methods };
 }

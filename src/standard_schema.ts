@@ -45,23 +45,52 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
     typeof (standard as { validate?: unknown }).validate === "function";
 }
 
-/** Validates with a schema, returning the output or the issues' messages. */
+/** A failed validation: the failing field paths that are safe to repeat. */
+export interface SchemaFailure {
+  readonly ok: false;
+  /**
+   * Dotted paths of the failing fields (e.g. `address.city`), only those
+   * whose every segment is at most 64 letters, digits, `_`, `-` or `.`;
+   * others are left out, so that no request-supplied key is echoed.
+   * Issue messages are never kept: libraries quote received values in them.
+   */
+  readonly paths: readonly string[];
+}
+
+/** Validates with a schema, returning the output or the safe paths of the failing fields. */
 export async function validateWith<O>(
   schema: StandardSchemaV1<unknown, O>,
   value: unknown,
-): Promise<{ ok: true; value: O } | { ok: false; issues: string[] }> {
+): Promise<{ ok: true; value: O } | SchemaFailure> {
   const result = await schema["~standard"].validate(value);
   if (result.issues) {
-    return { ok: false, issues: result.issues.map((issue) => describeIssue(issue)) };
+    const paths = new Set<string>();
+    for (const issue of result.issues) {
+      const path = safePath(issue);
+      if (path !== undefined) paths.add(path);
+    }
+    return { ok: false, paths: [...paths].slice(0, 16) };
   }
   return { ok: true, value: result.value };
 }
 
-function describeIssue(issue: StandardSchemaIssue): string {
-  const path = (issue.path ?? [])
-    .map((part) => (typeof part === "object" && part !== null ? part.key : part))
-    .map((key) => String(key))
-    .join(".");
-  const message = typeof issue.message === "string" ? issue.message.slice(0, 200) : "invalid";
-  return path ? `${path}: ${message}` : message;
+const SAFE_SEGMENT = /^[A-Za-z0-9_.-]{1,64}$/;
+
+function safePath(issue: StandardSchemaIssue): string | undefined {
+  const segments: string[] = [];
+  for (const part of issue.path ?? []) {
+    const key = typeof part === "object" && part !== null ? part.key : part;
+    const text = typeof key === "number" ? String(key) : key;
+    if (typeof text !== "string" || !SAFE_SEGMENT.test(text)) return undefined;
+    segments.push(text);
+  }
+  return segments.length === 0 ? undefined : segments.join(".");
+}
+
+/**
+ * Ends a description with the failing fields, when any is safe to name:
+ * `"; check email, password"`.
+ */
+export function failingFields(failure: SchemaFailure): string {
+  return failure.paths.length === 0 ? "" : `; check ${failure.paths.join(", ")}`;
 }

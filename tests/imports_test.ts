@@ -40,3 +40,52 @@ Deno.test("the import check catches non-relative specifiers in code but not in d
   const found = [...stripComments(sample).matchAll(IMPORT)].map((m) => m[1]);
   assert.deepEqual(found, ["npm:jose", "jsr:@std/assert", "node:fs"]);
 });
+
+/**
+ * The layers of `src/`, lowest first: a module may import its own layer or a
+ * lower one, never a higher one. Data flows one way: Request -> route table
+ * -> route -> core operations -> Response.
+ */
+const LAYERS: readonly [number, RegExp][] = [
+  [
+    0,
+    /^(jose\.ts|src\/(types|errors|is_record|timing_safe_equal|body|env|logger|standard_schema|password|session_cache|http|user_fields|error_page)\.ts|src\/jose\/.*)$/,
+  ],
+  [1, /^src\/(cookies|origins|oauth|store)\/.*$/],
+  [2, /^src\/(config\.ts|config\/.*)$/],
+  [3, /^src\/http_context\.ts$/],
+  [4, /^src\/core\/.*$/],
+  [5, /^src\/(router|api)\.ts|src\/routes\/.*$/],
+  [6, /^src\/handler\.ts$/],
+  [7, /^src\/create_auth\.ts$/],
+  [8, /^(mod|testing|node|redis|deno_kv)\.ts|src\/(testing|node)\/.*$/],
+];
+
+function layerOf(file: string): number | undefined {
+  return LAYERS.find(([, pattern]) => pattern.test(file))?.[0];
+}
+
+function resolveImport(from: string, specifier: string): string {
+  return new URL(specifier, `file:///${from}`).pathname.slice(1);
+}
+
+Deno.test("no server module imports one above its layer, and only the handler imports routes/", async () => {
+  const offenders: string[] = [];
+  for (const file of await libraryFiles()) {
+    if (file === "client.ts" || file.startsWith("src/client/")) continue;
+    const own = layerOf(file);
+    if (own === undefined) {
+      offenders.push(`${file}: in no layer`);
+      continue;
+    }
+    const text = stripComments(await Deno.readTextFile(file));
+    for (const m of text.matchAll(IMPORT)) {
+      const target = resolveImport(file, m[1]);
+      const layer = layerOf(target);
+      if (layer !== undefined && layer > own) offenders.push(`${file} -> ${target}`);
+      const intoRoutes = target.startsWith("src/routes/") && !file.startsWith("src/routes/");
+      if (intoRoutes && file !== "src/handler.ts") offenders.push(`${file} -> ${target}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});

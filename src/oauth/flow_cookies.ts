@@ -7,9 +7,10 @@
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
-import { clearCookieLines, serializeCookie } from "../cookies.ts";
-import type { RequestState } from "../request.ts";
+import type { Jose } from "../../jose.ts";
+import { clearCookieLines } from "../cookies/chunks.ts";
+import type { CookieJar } from "../cookies/jar.ts";
+import { serializeCookie } from "../cookies/serialize.ts";
 import { randomToken } from "./pkce.ts";
 
 /** The values one flow carries from sign-in to callback. */
@@ -24,20 +25,29 @@ export interface FlowValues {
   redirectURI: string;
 }
 
+/** The request facts flow cookies are read from and written for. */
+export interface FlowCookieScope {
+  /** The cookie jar of the request's scheme. */
+  readonly jar: CookieJar;
+  /** The request's cookies. */
+  readonly cookies: ReadonlyMap<string, string>;
+  /** Now, in milliseconds. */
+  readonly nowMs: number;
+}
+
 const FLOW_KEYS = ["state", "codeVerifier", "redirectTo", "redirectURI"] as const;
 
 /** Seals each flow value into its cookie; returns the Set-Cookie lines. */
-export async function flowCookieLines(
-  ctx: AuthContext,
-  state: RequestState,
-  providerId: string,
-  values: FlowValues,
+export async function sealFlowCookies(
+  jose: Jose,
+  scope: FlowCookieScope,
+  flow: { providerId: string; values: FlowValues },
 ): Promise<string[]> {
-  const flow = randomToken(16);
+  const id = randomToken(16);
   return await Promise.all(FLOW_KEYS.map(async (key) => {
-    const token = await ctx.flowJose.encodeJWT({ v: values[key], p: providerId, f: flow, k: key });
-    const spec = state.jar[key];
-    return serializeCookie(spec.name, token, spec.attributes, state.nowMs);
+    const value = await jose.encodeJWT({ v: flow.values[key], p: flow.providerId, f: id, k: key });
+    const spec = scope.jar[key];
+    return serializeCookie({ name: spec.name, value, attributes: spec.attributes }, scope.nowMs);
   }));
 }
 
@@ -45,16 +55,16 @@ export async function flowCookieLines(
  * Opens the flow cookies; `null` when any is missing, unreadable, expired,
  * for another provider, or from another flow.
  */
-export async function readFlowCookies(
-  ctx: AuthContext,
-  state: RequestState,
+export async function openFlowCookies(
+  jose: Jose,
+  scope: FlowCookieScope,
   providerId: string,
 ): Promise<FlowValues | null> {
   const opened = await Promise.all(FLOW_KEYS.map(async (key) => {
-    const token = state.cookies.get(state.jar[key].name);
+    const token = scope.cookies.get(scope.jar[key].name);
     if (!token) return null;
     try {
-      const payload = await ctx.flowJose.decodeJWT(token);
+      const payload = await jose.decodeJWT(token);
       const ok = typeof payload.v === "string" && payload.p === providerId && payload.k === key &&
         typeof payload.f === "string";
       return ok ? { value: payload.v as string, flow: payload.f as string } : null;
@@ -62,15 +72,14 @@ export async function readFlowCookies(
       return null;
     }
   }));
-  if (opened.some((item) => item === null)) return null;
-  const [stateValue, verifier, redirectTo, redirectURI] = opened as {
-    value: string;
-    flow: string;
-  }[];
-  const flow = stateValue.flow;
+  const [state, verifier, redirectTo, redirectURI] = opened;
+  if (state === null || verifier === null || redirectTo === null || redirectURI === null) {
+    return null;
+  }
+  const flow = state.flow;
   if (verifier.flow !== flow || redirectTo.flow !== flow || redirectURI.flow !== flow) return null;
   return {
-    state: stateValue.value,
+    state: state.value,
     codeVerifier: verifier.value,
     redirectTo: redirectTo.value,
     redirectURI: redirectURI.value,
@@ -78,6 +87,6 @@ export async function readFlowCookies(
 }
 
 /** Set-Cookie lines that remove every flow cookie. */
-export function clearFlowCookieLines(state: RequestState): string[] {
-  return FLOW_KEYS.flatMap((key) => clearCookieLines(state.jar[key], state.cookies));
+export function clearFlowCookieLines(scope: FlowCookieScope): string[] {
+  return FLOW_KEYS.flatMap((key) => clearCookieLines(scope.jar[key], scope.cookies));
 }

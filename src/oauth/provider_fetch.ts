@@ -5,6 +5,7 @@
  * @module
  */
 
+import { readLimitedBody, utf8Text } from "../body.ts";
 import { AuthError } from "../errors.ts";
 
 /** Timeout of every provider call, in milliseconds. */
@@ -65,52 +66,24 @@ export async function readProviderText(
     await response.body?.cancel().catch(() => {});
     throw providerError(`The provider's ${what} response is too large.`);
   }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      // Reject before cancelling: a cancel resolves the pending read as done.
-      reject(providerError(`The provider's ${what} endpoint did not answer in time.`));
-      reader.cancel().catch(() => {});
-    }, timeoutMs);
+  const read = await readLimitedBody(response.body, {
+    maxBytes: MAX_PROVIDER_RESPONSE_BYTES,
+    timeoutMs,
   });
-  try {
-    while (true) {
-      const { done, value } = await Promise.race([reader.read(), stalled]);
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_PROVIDER_RESPONSE_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw providerError(`The provider's ${what} response is too large.`);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    if (
-      error instanceof DOMException &&
-      (error.name === "TimeoutError" || error.name === "AbortError")
-    ) {
-      throw providerError(`The provider's ${what} endpoint did not answer in time.`);
-    }
-    throw providerError(`The provider's ${what} response could not be read.`);
-  } finally {
-    clearTimeout(timer);
+  if (!read.ok) {
+    throw providerError(
+      read.reason === "too_large"
+        ? `The provider's ${what} response is too large.`
+        : read.reason === "timeout"
+        ? `The provider's ${what} endpoint did not answer in time.`
+        : `The provider's ${what} response could not be read.`,
+    );
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+  const text = utf8Text(read.bytes);
+  if (text === undefined) {
     throw providerError(`The provider's ${what} response is not valid UTF-8.`);
   }
+  return text;
 }
 
 /** Parses a JSON object; anything else is a 502. */

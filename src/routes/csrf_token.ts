@@ -5,19 +5,15 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { issueCsrfToken } from "../csrf.ts";
-import { jsonResponse, type ResponseParts } from "../http.ts";
-import type { RequestState } from "../request.ts";
-import { readSession } from "../session.ts";
+import { issueCsrfToken } from "../core/csrf.ts";
+import { readSession } from "../core/session.ts";
+import { jsonResponse } from "../http.ts";
+import type { HttpContext } from "../http_context.ts";
 
 /** `GET /csrfToken`: 200 `{ csrfToken }` plus the CSRF cookie. */
-export async function csrfTokenRoute(
-  ctx: AuthContext,
-  state: RequestState,
-  parts: ResponseParts,
-): Promise<Response> {
-  const session = await readSession(ctx, state);
-  const { token, cookie } = await issueCsrfToken(ctx, state, session?.payload.jti ?? null);
-  parts.cookies.push(cookie);
-  return jsonResponse({ csrfToken: token }, 200, parts);
+export async function csrfTokenRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
+  const session = await readSession(ctx, http);
+  const { token, cookie } = await issueCsrfToken(ctx, http, session?.payload.jti ?? null);
+  http.setCookies.push(cookie);
+  return jsonResponse(http, { csrfToken: token }, 200);
 }

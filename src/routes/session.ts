@@ -5,40 +5,41 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { AuthError } from "../errors.ts";
-import { guardMutation } from "../guard.ts";
-import { jsonResponse, mediaType, type ResponseParts } from "../http.ts";
-import { finish, redirectIntent } from "../redirects.ts";
-import type { RequestState } from "../request.ts";
+import { guardSessionMutation } from "../core/guard.ts";
+import { finish, redirectIntent } from "../core/redirects.ts";
 import {
   clearSessionCookies,
   hasSessionCookie,
   readSession,
   reissueSession,
   toSession,
-  updatedUser,
+  updateSession,
   userFromPayload,
-} from "../session.ts";
+} from "../core/session.ts";
+import { AuthError } from "../errors.ts";
+import { jsonResponse, mediaType } from "../http.ts";
+import type { HttpContext } from "../http_context.ts";
+import { isRecord } from "../is_record.ts";
 
-/** `GET /session`: 200 `Session`, re-issued when older than `updateAge`; 401 otherwise. */
-export async function getSessionRoute(
-  ctx: AuthContext,
-  state: RequestState,
-  parts: ResponseParts,
-): Promise<Response> {
-  const current = await readSession(ctx, state);
+/**
+ * `GET /session`: 200 `Session`, re-issued when older than `updateAge`; 200
+ * `null` without a valid session (its invalid cookies cleared), so that a
+ * signed-out page load is not an error.
+ */
+export async function getSessionRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
+  const current = await readSession(ctx, http);
   if (current === null) {
-    if (hasSessionCookie(state)) parts.cookies.push(...clearSessionCookies(state));
-    throw new AuthError("invalid_session_token", "No valid session.");
+    if (hasSessionCookie(http)) http.setCookies.push(...clearSessionCookies(http));
+    return jsonResponse(http, null, 200);
   }
   const { payload } = current;
   const issuedAt = typeof payload.iat === "number" ? payload.iat : payload.auth_time;
-  if (state.now - issuedAt >= ctx.updateAge) {
-    const renewed = await reissueSession(ctx, state, current, userFromPayload(payload));
-    parts.cookies.push(...renewed.cookies);
-    return jsonResponse(renewed.session, 200, parts);
+  if (http.now - issuedAt >= ctx.updateAge) {
+    const renewed = await reissueSession(ctx, http, current, userFromPayload(payload));
+    http.setCookies.push(...renewed.cookies);
+    return jsonResponse(http, renewed.session, 200);
   }
-  return jsonResponse(toSession(payload), 200, parts);
+  return jsonResponse(http, toSession(payload), 200);
 }
 
 /** Splits an update body into user fields and `expires`: JSON `{ user, expires }`, or flat form fields. */
@@ -50,29 +51,28 @@ function splitUpdate(body: Record<string, unknown>, form: boolean): {
   if (form) return { user: rest, expires };
   for (const key of Object.keys(rest)) {
     if (key !== "user") {
-      throw new AuthError("invalid_request", 'The update body takes only "user" and "expires".');
+      throw new AuthError(
+        "invalid_request",
+        'The update body has an unknown key; expected only "user" and "expires".',
+      );
     }
   }
   const user = rest.user ?? {};
-  if (typeof user !== "object" || user === null || Array.isArray(user)) {
-    throw new AuthError("invalid_request", '"user" must be an object of user fields.');
+  if (!isRecord(user)) {
+    throw new AuthError(
+      "invalid_request",
+      '"user" is not an object; expected an object of user fields.',
+    );
   }
-  return { user: user as Record<string, unknown>, expires };
+  return { user, expires };
 }
 
 /** `POST|PATCH /session`: 200 with the updated `Session` and a new cookie. */
-export async function updateSessionRoute(
-  ctx: AuthContext,
-  state: RequestState,
-  parts: ResponseParts,
-): Promise<Response> {
-  const guarded = await guardMutation(ctx, state, true);
-  const current = guarded.session!;
-  const intent = await redirectIntent(state);
-  const form = mediaType(state.request) === "application/x-www-form-urlencoded";
-  const { user: update, expires } = splitUpdate(await guarded.body(), form);
-  const user = await updatedUser(ctx, current.payload, update);
-  const next = await reissueSession(ctx, state, current, user, expires);
-  parts.cookies.push(...next.cookies);
-  return finish(state, intent, next.session, 200, parts);
+export async function updateSessionRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
+  const { session: current, body } = await guardSessionMutation(ctx, http);
+  const intent = await redirectIntent(http);
+  const form = mediaType(http.request) === "application/x-www-form-urlencoded";
+  const { user, expires } = splitUpdate(await body(), form);
+  const session = await updateSession(ctx, http, { current, user, expires });
+  return finish(http, intent, { body: session, status: 200 });
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createAuthClient } from "../../client.ts";
 import type { AuthClient, AuthResult, InferUser, Session, User } from "../../client.ts";
-import type { createAuth } from "../../mod.ts";
+import { type createAuth, createAuth as realCreateAuth } from "../../mod.ts";
 
 // Exact type equality, checked by `deno check` (and by `deno test` without --no-check).
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
@@ -74,4 +74,34 @@ Deno.test("signUp accepts only the declared payload plus redirect fields", () =>
   const bad = () => client.signUp({ email: 1 });
   assert.equal(typeof call, "function");
   assert.equal(typeof bad, "function");
+});
+
+Deno.test("InferUser follows identity.schema even when authorize returns fewer fields", () => {
+  interface SchemaUser extends User {
+    role: "admin" | "member";
+    plan: string;
+  }
+  const schema = {
+    "~standard": {
+      version: 1 as const,
+      vendor: "test",
+      validate: (value: unknown) => ({
+        value: { role: "member", plan: "free", ...value as User } as SchemaUser,
+      }),
+      types: undefined as unknown as { input: unknown; output: SchemaUser },
+    },
+  };
+  const auth = realCreateAuth({
+    oauth: [],
+    secret: "test-secret-0123456789abcdef-0123456789abcdef",
+    env: {},
+    identity: { schema },
+    credentials: { authorize: () => ({ sub: "1" }) },
+    signUp: { onCreateUser: () => ({ sub: "2", name: "New" }) },
+    callbacks: { signIn: ({ user }) => ({ ...user, role: "admin" as const }) },
+  });
+  const inferred: Equal<InferUser<typeof auth>, SchemaUser> = true;
+  // @ts-expect-error The user type is no longer the fewer fields authorize returns.
+  const fromAuthorize: Equal<InferUser<typeof auth>, { sub: string }> = true;
+  assert.deepEqual([inferred, fromAuthorize], [true, true]);
 });

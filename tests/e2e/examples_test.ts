@@ -83,7 +83,7 @@ Deno.test("demo: a wrong password and an unknown username both get 401 access_de
   }
 });
 
-Deno.test("demo: sign-up refuses invalid fields with 400 naming each one", async () => {
+Deno.test("demo: sign-up refuses invalid fields with 400 naming each one, quoting no value", async () => {
   const { client } = await demoApp();
   const response = await mutate(client, `${ORIGIN}/auth/signUp`, {
     body: { username: "A", password: "short", role: "admin" },
@@ -91,9 +91,10 @@ Deno.test("demo: sign-up refuses invalid fields with 400 naming each one", async
   assert.equal(response.status, 400);
   const body = await response.json();
   assert.equal(body.error, "invalid_request");
-  assert.match(body.error_description, /username: /);
-  assert.match(body.error_description, /password: /);
-  assert.match(body.error_description, /role: unknown field/);
+  assert.equal(
+    body.error_description,
+    "The sign-up data is invalid; check username, password, role.",
+  );
 });
 
 Deno.test("demo: sign-up refuses a taken username with 409", async () => {
@@ -143,7 +144,7 @@ Deno.test("demo: a denied consent returns to the page with the error in the quer
   const landed = new URL(back.url);
   assert.equal(landed.pathname, "/");
   assert.equal(landed.searchParams.get("error"), "access_denied");
-  assert.equal((await client.fetch(`${ORIGIN}/auth/session`)).status, 401);
+  assert.equal(await (await client.fetch(`${ORIGIN}/auth/session`)).json(), null);
 });
 
 Deno.test("demo: the mock provider refuses a redirect URI other than the app's callback", async () => {

@@ -350,7 +350,7 @@ Deno.test("redirect_uri follows basePath", async () => {
   assert.equal(url.searchParams.get("redirect_uri"), `${ORIGIN}/api/auth/callback/fake`);
 });
 
-Deno.test("over https the redirect_uri is https and flow cookies are __Secure- and Secure", async () => {
+Deno.test("over https the redirect_uri is https and flow cookies are __Host- and Secure", async () => {
   const auth = make([FAKE]);
   const response = await auth.handlers.GET(new Request("https://app.example.com/auth/signIn/fake"));
   const url = new URL(response.headers.get("Location")!);
@@ -358,7 +358,7 @@ Deno.test("over https the redirect_uri is https and flow cookies are __Secure- a
   const lines = response.headers.getSetCookie();
   assert.equal(lines.length, 4);
   for (const line of lines) {
-    assert.match(line, /^__Secure-service-stack\./);
+    assert.match(line, /^__Host-service-stack\./);
     assert.match(line, /; Secure/);
   }
 });

@@ -81,7 +81,7 @@ export async function mutate(
 export async function currentSession(
   client: HttpClient,
   origin: string,
-): Promise<{ user: Record<string, string>; expires: string } | number> {
+): Promise<{ user: Record<string, string>; expires: string } | null | number> {
   const response = await client.fetch(`${origin}/auth/session`);
   if (response.status !== 200) {
     await response.body?.cancel();

@@ -124,6 +124,18 @@ export const ERROR_CODES: ReadonlySet<string> = new Set([
  * Asserts an RFC 6749 error response: the status, exactly `{ error,
  * error_description }` with the code, JSON and `Cache-Control: no-store`.
  */
+/**
+ * Asserts the answer of `GET /session` without a valid session: 200 with a
+ * JSON `null` body, never cached.
+ */
+export async function assertNoSession(response: Response): Promise<void> {
+  const text = await response.text();
+  assert.equal(response.status, 200, `expected 200 null, got ${response.status} ${text}`);
+  assert.equal(text, "null");
+  assert.equal(response.headers.get("Content-Type")?.split(";")[0], "application/json");
+  assert.equal(response.headers.get("Cache-Control"), "no-store");
+}
+
 export async function assertError(
   response: Response,
   status: number,

@@ -2,7 +2,7 @@
 // synchronous configuration validation.
 import assert from "node:assert/strict";
 import { type AuthConfig, createAuth } from "../../mod.ts";
-import { ORIGIN, SECRET } from "./_helpers.ts";
+import { Browser, Clock, makeAuth, ORIGIN, SECRET } from "./_helpers.ts";
 
 const S1 = "secret-one-0123456789abcdef-0123456789abcdef";
 const S2 = "secret-two-0123456789abcdef-0123456789abcdef";
@@ -208,6 +208,41 @@ for (const [key, patch, pattern] of WRONG_TYPES) {
     assertConfigError({ oauth: [], env: {}, secret: SECRET, ...patch }, pattern);
   });
 }
+
+Deno.test("config: session.maxAge above 400 days is refused, naming the browsers' cap", () => {
+  assertConfigError(
+    { oauth: [], env: {}, secret: SECRET, session: { maxAge: 8.6e12 } },
+    /session\.maxAge.*400 days/,
+  );
+  assertConfigError(
+    { oauth: [], env: {}, secret: SECRET, session: { maxAge: 400 * 86400 + 1 } },
+    /session\.maxAge/,
+  );
+  createAuth({ oauth: [], env: {}, secret: SECRET, session: { maxAge: 400 * 86400 } });
+});
+
+Deno.test("config: session.updateAge equal to or above maxAge is refused", () => {
+  for (const updateAge of [3600, 7200]) {
+    assertConfigError(
+      { oauth: [], env: {}, secret: SECRET, session: { maxAge: 3600, updateAge } },
+      /session\.updateAge.*below session\.maxAge/,
+    );
+  }
+});
+
+Deno.test("config: a short maxAge without updateAge re-issues after half of it", async () => {
+  const clock = new Clock();
+  const auth = makeAuth({ clock: clock.fn, session: { maxAge: 600 } });
+  const browser = new Browser(auth.handlers.ALL);
+  await browser.signIn();
+  clock.advance(299);
+  const early = await browser.fetch("GET", "/auth/session");
+  assert.equal(early.headers.getSetCookie().length, 0);
+  clock.advance(2);
+  const late = await browser.fetch("GET", "/auth/session");
+  assert.equal(late.status, 200);
+  assert.equal(late.headers.getSetCookie().length, 1);
+});
 
 Deno.test("config: a non-object config throws a TypeError showing the expected shape", () => {
   assertConfigError(undefined, /createAuth\(\{ oauth: \[\] \}\)/);

@@ -45,10 +45,10 @@ Deno.test("over HTTP the session and CSRF cookies use the standard strategy: no 
   ]);
 });
 
-Deno.test("over HTTPS the session cookie is __Secure- and the CSRF cookie __Host- with Path=/ and no Domain", async () => {
+Deno.test("over HTTPS every cookie is __Host- with Path=/ and no Domain", async () => {
   const auth = instance();
   assert.deepEqual(await signInLines(auth.handlers.ALL, HTTPS_ORIGIN), [
-    `__Secure-service-stack.session_token=<token>; Path=/; Max-Age=2592000; Expires=${IN_30_DAYS}; Secure; HttpOnly; SameSite=Lax`,
+    `__Host-service-stack.session_token=<token>; Path=/; Max-Age=2592000; Expires=${IN_30_DAYS}; Secure; HttpOnly; SameSite=Lax`,
     `__Host-service-stack.csrf_token=<token>; Path=/; Max-Age=7200; Expires=${IN_2_HOURS}; Secure; HttpOnly; SameSite=Strict`,
   ]);
 });
@@ -65,7 +65,7 @@ Deno.test("GET /csrfToken sets exactly one CSRF cookie line per scheme", async (
   ]);
 });
 
-Deno.test("the OAuth flow cookies live 10 minutes, Lax, __Secure- over HTTPS only", async () => {
+Deno.test("the OAuth flow cookies live 10 minutes, Lax, __Host- over HTTPS only", async () => {
   const auth = instance();
   const names = ["state", "code_verifier", "redirect_to", "redirect_uri"];
   const http = await auth.handlers.ALL(new Request(`${ORIGIN}/auth/signIn/mock`));
@@ -79,7 +79,7 @@ Deno.test("the OAuth flow cookies live 10 minutes, Lax, __Secure- over HTTPS onl
   assert.deepEqual(
     lines(https),
     names.map((name) =>
-      `__Secure-service-stack.${name}=<token>; Path=/; Max-Age=600; Expires=${IN_10_MINUTES}; Secure; HttpOnly; SameSite=Lax`
+      `__Host-service-stack.${name}=<token>; Path=/; Max-Age=600; Expires=${IN_10_MINUTES}; Secure; HttpOnly; SameSite=Lax`
     ),
   );
 });
@@ -91,7 +91,7 @@ Deno.test("sign-out clears with the same name, Path and Secure as the cookie it 
       [ORIGIN, "service-stack.session_token", "service-stack.csrf_token", ""],
       [
         HTTPS_ORIGIN,
-        "__Secure-service-stack.session_token",
+        "__Host-service-stack.session_token",
         "__Host-service-stack.csrf_token",
         "; Secure",
       ],
@@ -117,11 +117,11 @@ Deno.test("cookies.prefix replaces service-stack in every name, under the strate
     `app.csrf_token=<token>; Path=/; Max-Age=7200; Expires=${IN_2_HOURS}; HttpOnly; SameSite=Strict`,
   ]);
   assert.deepEqual(await signInLines(auth.handlers.ALL, HTTPS_ORIGIN), [
-    `__Secure-app.session_token=<token>; Path=/; Max-Age=2592000; Expires=${IN_30_DAYS}; Secure; HttpOnly; SameSite=Lax`,
+    `__Host-app.session_token=<token>; Path=/; Max-Age=2592000; Expires=${IN_30_DAYS}; Secure; HttpOnly; SameSite=Lax`,
     `__Host-app.csrf_token=<token>; Path=/; Max-Age=7200; Expires=${IN_2_HOURS}; Secure; HttpOnly; SameSite=Strict`,
   ]);
   const flow = await auth.handlers.ALL(new Request(`${HTTPS_ORIGIN}/auth/signIn/mock`));
-  assert.ok(lines(flow).every((line) => line.startsWith("__Secure-app.")));
+  assert.ok(lines(flow).every((line) => line.startsWith("__Host-app.")));
 });
 
 Deno.test("cookies.overrides change a cookie's name and attributes", async () => {
@@ -151,7 +151,7 @@ Deno.test("an overridden session cookie name is the one read back", async () => 
   const auth = instance({ cookies: { overrides: { sessionToken: { name: "sid" } } } });
   const browser = new Browser(auth.handlers.ALL, HTTPS_ORIGIN);
   await browser.signIn();
-  assert.ok(browser.cookies.has("__Secure-service-stack.sid"));
+  assert.ok(browser.cookies.has("__Host-service-stack.sid"));
   assert.equal((await browser.fetch("GET", "/auth/session")).status, 200);
 });
 
@@ -163,7 +163,7 @@ Deno.test("trustedProxyHeaders: true with X-Forwarded-Proto: https switches to t
     return auth.handlers.ALL(new Request(request, { headers }));
   };
   assert.deepEqual(await signInLines(handler, "http://internal:8080"), [
-    `__Secure-service-stack.session_token=<token>; Path=/; Max-Age=2592000; Expires=${IN_30_DAYS}; Secure; HttpOnly; SameSite=Lax`,
+    `__Host-service-stack.session_token=<token>; Path=/; Max-Age=2592000; Expires=${IN_30_DAYS}; Secure; HttpOnly; SameSite=Lax`,
     `__Host-service-stack.csrf_token=<token>; Path=/; Max-Age=7200; Expires=${IN_2_HOURS}; Secure; HttpOnly; SameSite=Strict`,
   ]);
 });

@@ -257,6 +257,7 @@ Deno.test("OPTIONS: a preflight from a trusted origin is 204 with the allowed me
     ["access-control-allow-origin", TRUSTED],
     ["access-control-max-age", "600"],
     ["vary", "Origin"],
+    ["x-content-type-options", "nosniff"],
   ]);
   assert.equal(await response.text(), "");
 });

@@ -32,8 +32,11 @@ function headerSet(response: Response): [string, string][] {
   }).sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1);
 }
 
+/** The expected set: the given headers plus `nosniff`, which every response carries. */
 function expected(...entries: [string, string][]): [string, string][] {
-  return [...entries].sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1);
+  return [...entries, ["x-content-type-options", "nosniff"] as [string, string]].sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : 1
+  );
 }
 
 async function setup() {
@@ -81,10 +84,10 @@ Deno.test("headers: GET /session answers exactly Cache-Control and Content-Type"
   assert.deepEqual(headerSet(response), expected(...BASE));
 });
 
-Deno.test("headers: GET /session without a session answers exactly the error headers", async () => {
+Deno.test("headers: GET /session without a session answers exactly the JSON headers", async () => {
   const { browser } = await setup();
   const response = await send(browser, "GET", "/auth/session", { cookies: false });
-  assert.equal(response.status, 401);
+  assert.equal(response.status, 200);
   assert.deepEqual(headerSet(response), expected(...BASE));
 });
 
@@ -92,7 +95,7 @@ Deno.test("headers: GET /session with a bad session cookie adds only its clearin
   const { browser } = await setup();
   browser.cookies.set(SESSION, "bad.token.value");
   const response = await send(browser, "GET", "/auth/session");
-  assert.equal(response.status, 401);
+  assert.equal(response.status, 200);
   assert.deepEqual(headerSet(response), expected(...BASE, ["set-cookie", `<clear ${SESSION}>`]));
 });
 
@@ -187,7 +190,7 @@ Deno.test("headers: a same-origin OPTIONS answers exactly Allow", async () => {
   const { browser } = await setup();
   const response = await send(browser, "OPTIONS", "/auth/session");
   assert.equal(response.status, 204);
-  assert.deepEqual(headerSet(response), [["allow", "GET, POST, PATCH, OPTIONS"]]);
+  assert.deepEqual(headerSet(response), expected(["allow", "GET, POST, PATCH, OPTIONS"]));
 });
 
 Deno.test("headers: a trusted cross-origin request adds exactly the CORS grant and Vary", async () => {

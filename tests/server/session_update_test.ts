@@ -146,7 +146,7 @@ Deno.test("api.updateSession with { headers } receives the new session cookie", 
   assert.equal((await auth.api.getSession(next))?.user.name, "Ada L.");
 });
 
-Deno.test("api.updateSession over HTTPS sets the __Secure- cookie", async () => {
+Deno.test("api.updateSession over HTTPS sets the __Host- cookie", async () => {
   const auth = makeAuth();
   const browser = new Browser(auth.handlers.ALL, HTTPS_ORIGIN);
   await browser.signIn();
@@ -155,7 +155,7 @@ Deno.test("api.updateSession over HTTPS sets the __Secure- cookie", async () => 
     headers: { Cookie: browser.cookieHeader() },
   });
   await auth.api.updateSession(request, { name: "Secure" }, { headers });
-  assert.ok(headers.getSetCookie()[0].startsWith(`__Secure-${SESSION}=`));
+  assert.ok(headers.getSetCookie()[0].startsWith(`__Host-${SESSION}=`));
 });
 
 Deno.test("api.updateSession without a session returns null and sets nothing", async () => {
@@ -187,7 +187,7 @@ Deno.test("api.signOut without a request clears the cookies of both schemes", as
     setCookieNames(response).sort(),
     [
       `__Host-${CSRF}`,
-      `__Secure-${SESSION}`,
+      `__Host-${SESSION}`,
       CSRF,
       SESSION,
     ].sort(),
@@ -201,7 +201,7 @@ Deno.test("api.signOut without a request clears the cookies of both schemes", as
 Deno.test("api.signOut with a request clears that scheme's cookies only", async () => {
   const auth = makeAuth();
   const response = await auth.api.signOut({ request: new Request(`${HTTPS_ORIGIN}/`) });
-  assert.deepEqual(setCookieNames(response), [`__Secure-${SESSION}`, `__Host-${CSRF}`]);
+  assert.deepEqual(setCookieNames(response), [`__Host-${SESSION}`, `__Host-${CSRF}`]);
 });
 
 Deno.test("api.signOut with redirect answers 302, refusing an off-site target", async () => {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createMockProvider } from "../../testing.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../src/jose/base64url.ts";
 import type { AuthConfig } from "../../mod.ts";
-import { assertError, Browser, makeAuth, ORIGIN } from "./_helpers.ts";
+import { assertError, assertNoSession, Browser, makeAuth, ORIGIN } from "./_helpers.ts";
 
 const SESSION = "service-stack.session_token";
 const CSRF = "service-stack.csrf_token";
@@ -31,10 +31,10 @@ function segment(value: unknown): string {
 }
 
 for (const mode of ["sealed", "signed", "encrypted"] as const) {
-  Deno.test(`confusion (${mode}): a CSRF token pasted as the session cookie is 401`, async () => {
+  Deno.test(`confusion (${mode}): a CSRF token pasted as the session cookie is no session`, async () => {
     const auth = makeAuth({ jwt: { mode } });
     const csrf = await new Browser(auth.handlers.ALL).csrf();
-    await assertError(await getSession(auth, csrf), 401, "invalid_session_token");
+    await assertNoSession(await getSession(auth, csrf));
   });
 
   Deno.test(`confusion (${mode}): a session token used as the CSRF token is 403`, async () => {
@@ -49,7 +49,7 @@ for (const mode of ["sealed", "signed", "encrypted"] as const) {
     await assertError(response, 403, "invalid_csrf_token");
   });
 
-  Deno.test(`confusion (${mode}): OAuth flow cookie values pasted as the session cookie are 401`, async () => {
+  Deno.test(`confusion (${mode}): OAuth flow cookie values pasted as the session cookie are no session`, async () => {
     const mock = createMockProvider();
     const auth = makeAuth({ jwt: { mode }, oauth: [mock.provider], fetch: mock.fetch });
     const browser = new Browser(auth.handlers.ALL);
@@ -58,7 +58,7 @@ for (const mode of ["sealed", "signed", "encrypted"] as const) {
     for (const name of FLOW) {
       const value = browser.cookies.get(`service-stack.${name}`);
       assert.ok(value, name);
-      await assertError(await getSession(auth, value), 401, "invalid_session_token");
+      await assertNoSession(await getSession(auth, value));
     }
   });
 }
@@ -76,56 +76,52 @@ Deno.test("confusion: an OAuth flow cookie value used as the CSRF token is 403",
   await assertError(response, 403, "invalid_csrf_token");
 });
 
-Deno.test("confusion: a session token from an instance with another secret is 401", async () => {
+Deno.test("confusion: a session token from an instance with another secret is no session", async () => {
   const mine = makeAuth();
   const theirs = makeAuth({ secret: "their-secret-0123456789abcdef-0123456789abcdef" });
-  await assertError(
-    await getSession(mine, await sessionToken(theirs)),
-    401,
-    "invalid_session_token",
-  );
+  await assertNoSession(await getSession(mine, await sessionToken(theirs)));
 });
 
-Deno.test("confusion: a session token of another jwt.mode with the same secret is 401", async () => {
+Deno.test("confusion: a session token of another jwt.mode with the same secret is no session", async () => {
   const modes = ["sealed", "signed", "encrypted"] as const;
   for (const issuer of modes) {
     const token = await sessionToken(makeAuth({ jwt: { mode: issuer } }));
     for (const reader of modes) {
       if (reader === issuer) continue;
       const auth = makeAuth({ jwt: { mode: reader } });
-      await assertError(await getSession(auth, token), 401, "invalid_session_token");
+      await assertNoSession(await getSession(auth, token));
     }
   }
 });
 
-Deno.test("confusion: with jwt.mode signed a tampered payload is 401", async () => {
+Deno.test("confusion: with jwt.mode signed a tampered payload is no session", async () => {
   const auth = makeAuth({ jwt: { mode: "signed" } });
   const token = await sessionToken(auth);
   const [header, payload, signature] = token.split(".");
   const claims = json(payload);
   for (const change of [{ sub: "admin" }, { name: "Mallory" }, { exp: Number(claims.exp) + 1 }]) {
     const tampered = `${header}.${segment({ ...claims, ...change })}.${signature}`;
-    await assertError(await getSession(auth, tampered), 401, "invalid_session_token");
+    await assertNoSession(await getSession(auth, tampered));
   }
   assert.equal((await getSession(auth, token)).status, 200);
 });
 
-Deno.test("confusion: with jwt.mode signed an alg none token is 401", async () => {
+Deno.test("confusion: with jwt.mode signed an alg none token is no session", async () => {
   const auth = makeAuth({ jwt: { mode: "signed" } });
   const token = await sessionToken(auth);
   const claims = json(token.split(".")[1]);
   for (const alg of ["none", "None", "HS512"]) {
     const forged = `${segment({ alg, typ: "JWT" })}.${segment({ ...claims, sub: "admin" })}.`;
-    await assertError(await getSession(auth, forged), 401, "invalid_session_token");
+    await assertNoSession(await getSession(auth, forged));
   }
 });
 
-Deno.test("confusion: a session token with a swapped header is 401", async () => {
+Deno.test("confusion: a session token with a swapped header is no session", async () => {
   const auth = makeAuth({ jwt: { mode: "signed" } });
   const token = await sessionToken(auth);
   const [header, payload, signature] = token.split(".");
   const swapped = `${segment({ ...json(header), typ: "csrf+jwt" })}.${payload}.${signature}`;
-  await assertError(await getSession(auth, swapped), 401, "invalid_session_token");
+  await assertNoSession(await getSession(auth, swapped));
 });
 
 Deno.test("confusion: a session token works with the same secret, mode and salt", async () => {

@@ -1,0 +1,74 @@
+/**
+ * `identity`, `credentials` and `signUp`: the application's user shape and
+ * the hooks that create or authorize users.
+ *
+ * @module
+ */
+
+import type { StandardSchemaV1 } from "../standard_schema.ts";
+import type { User } from "../types.ts";
+import { isRecord } from "../is_record.ts";
+import { fail, knownKeys, optionalObject, optionalSchema } from "./_check.ts";
+
+/** Username and password submitted to `POST /signIn/credentials`. */
+export interface Credentials {
+  /** The username (or email) as typed. */
+  username: string;
+  /** The password as typed. */
+  password: string;
+}
+
+/** The resolved application hooks. */
+export interface FeatureSettings {
+  /** `identity.schema`. */
+  readonly identitySchema?: StandardSchemaV1<unknown, User>;
+  /** `credentials.authorize`: enables `POST /signIn/credentials`. */
+  readonly authorize?: (credentials: Credentials, request: Request) => unknown;
+  /** `signUp.schema`. */
+  readonly signUpSchema?: StandardSchemaV1<unknown, Record<string, unknown>>;
+  /** `signUp.onCreateUser`: enables `POST /signUp`. */
+  readonly onCreateUser?: (payload: Record<string, unknown>, request: Request) => unknown;
+}
+
+/** What the feature resolver reads from the config. */
+export interface FeatureOptions {
+  identity?: unknown;
+  credentials?: unknown;
+  signUp?: unknown;
+}
+
+/** Resolves `identity`, `credentials` and `signUp`. */
+export function resolveFeatures(options: FeatureOptions): FeatureSettings {
+  const { identity, credentials, signUp } = options;
+  optionalObject(identity, "identity", "{ schema }");
+  knownKeys(identity, "identity", ["schema"]);
+  knownKeys(credentials, "credentials", ["authorize"]);
+  knownKeys(signUp, "signUp", ["schema", "onCreateUser"]);
+  const identitySchema = isRecord(identity) ? identity.schema : undefined;
+  optionalSchema(identitySchema, "identity.schema");
+  if (credentials !== undefined) {
+    if (!isRecord(credentials) || typeof credentials.authorize !== "function") {
+      fail(
+        "credentials is invalid; expected an object with an authorize(credentials, request) function.",
+      );
+    }
+  }
+  if (signUp !== undefined) {
+    if (!isRecord(signUp) || typeof signUp.onCreateUser !== "function") {
+      fail(
+        "signUp is invalid; expected an object with an onCreateUser(payload, request) function.",
+      );
+    }
+    optionalSchema(signUp.schema, "signUp.schema");
+  }
+  return Object.freeze({
+    identitySchema: identitySchema as FeatureSettings["identitySchema"],
+    authorize: isRecord(credentials)
+      ? credentials.authorize as FeatureSettings["authorize"]
+      : undefined,
+    signUpSchema: isRecord(signUp) ? signUp.schema as FeatureSettings["signUpSchema"] : undefined,
+    onCreateUser: isRecord(signUp)
+      ? signUp.onCreateUser as FeatureSettings["onCreateUser"]
+      : undefined,
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * `pages`: where browser-facing failures land.
+ *
+ * @module
+ */
+
+import { isRecord } from "../is_record.ts";
+import { fail, knownKeys } from "./_check.ts";
+
+/** The resolved `pages` option. */
+export interface PageSettings {
+  /** `pages.error`: a path on this site or an absolute http(s) URL. */
+  readonly errorPage?: string;
+}
+
+/** Resolves `pages`: `error` is a path starting with one `/`, or an absolute http(s) URL. */
+export function resolvePages(value: unknown): PageSettings {
+  if (value !== undefined && !isRecord(value)) {
+    fail('pages is not an object; expected { error: "/auth-error" }.');
+  }
+  knownKeys(value, "pages", ["error"]);
+  const error = isRecord(value) ? value.error : undefined;
+  if (error === undefined) return Object.freeze({});
+  if (typeof error !== "string" || !isPageURL(error)) {
+    fail('pages.error is invalid; expected a path like "/auth-error" or an absolute https: URL.');
+  }
+  return Object.freeze({ errorPage: error });
+}
+
+function isPageURL(value: string): boolean {
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return false;
+  if (value.startsWith("/")) return !value.startsWith("//");
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.username === "" &&
+      url.password === "";
+  } catch {
+    return false;
+  }
+}

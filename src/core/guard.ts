@@ -1,0 +1,77 @@
+/**
+ * The checks every state-changing route runs, in the documented order:
+ * CSRF (403), then the session where one is needed (401); the body is read
+ * after them (400/413/415), except that a form body is read first to find
+ * its `csrfToken` field.
+ *
+ * @module
+ */
+
+import type { AuthContext } from "../config.ts";
+import { AuthError } from "../errors.ts";
+import { type Body, mediaType, readBody, type ReadBodyOptions } from "../http.ts";
+import type { HttpContext } from "../http_context.ts";
+import { submittedCsrfToken, verifyCsrf } from "./csrf.ts";
+import { type CurrentSession, readSession } from "./session.ts";
+
+/** What a guarded route gets. */
+export interface Guarded<S extends CurrentSession | null> {
+  /** The current session (always present when the guard required one). */
+  session: S;
+  /** Reads the body (JSON or form). */
+  body(options?: ReadBodyOptions): Promise<Body>;
+}
+
+/** Runs the CSRF check; a session is optional. */
+export function guardMutation(
+  ctx: AuthContext,
+  http: HttpContext,
+): Promise<Guarded<CurrentSession | null>> {
+  return guard(ctx, http);
+}
+
+/** Runs the CSRF check, then requires a session (401 without one). */
+export async function guardSessionMutation(
+  ctx: AuthContext,
+  http: HttpContext,
+): Promise<Guarded<CurrentSession>> {
+  const guarded = await guard(ctx, http);
+  const session = guarded.session;
+  if (session === null) {
+    throw new AuthError("invalid_session_token", "There is no valid session; sign in first.");
+  }
+  return { session, body: guarded.body };
+}
+
+async function guard(
+  ctx: AuthContext,
+  http: HttpContext,
+): Promise<Guarded<CurrentSession | null>> {
+  let formBody: Body | null = null;
+  if (
+    mediaType(http.request) === "application/x-www-form-urlencoded" &&
+    http.request.headers.get("X-CSRF-Token") === null
+  ) {
+    formBody = await readBody(http.request, { optional: true });
+  }
+  const session = await readSession(ctx, http);
+  await verifyCsrf(ctx, http, {
+    submitted: submittedCsrfToken(http.request, formBody),
+    sessionId: session?.payload.jti ?? null,
+  });
+  let bodyPromise: Promise<Body> | undefined;
+  return {
+    session,
+    body(options?: ReadBodyOptions): Promise<Body> {
+      if (formBody !== null) return Promise.resolve(withoutCsrfField(formBody));
+      bodyPromise ??= readBody(http.request, options).then(withoutCsrfField);
+      return bodyPromise;
+    },
+  };
+}
+
+function withoutCsrfField(body: Body): Body {
+  if (!Object.hasOwn(body, "csrfToken")) return body;
+  const { csrfToken: _, ...rest } = body;
+  return rest;
+}

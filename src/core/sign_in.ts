@@ -1,0 +1,149 @@
+/**
+ * Signing in: calling application code safely, credentials sign-in, and
+ * turning a user into a session plus a fresh CSRF cookie (shared by
+ * credentials sign-in, sign-up and the OAuth callback).
+ *
+ * @module
+ */
+
+import type { AuthContext, Credentials } from "../config.ts";
+import { readChunkedCookie } from "../cookies/chunks.ts";
+import { AuthError } from "../errors.ts";
+import { clientDetails, type HttpContext } from "../http_context.ts";
+import { failingFields, validateWith } from "../standard_schema.ts";
+import type { OAuthTokens } from "../oauth/types.ts";
+import type { Session, User } from "../types.ts";
+import { callApp } from "./call_app.ts";
+import { emit } from "./events.ts";
+import { issueCsrfToken } from "./csrf.ts";
+import { issueSession, type UserSource, validateUser } from "./session.ts";
+
+/**
+ * Issues the session for a validated user and a CSRF token bound to it, and
+ * adds their cookies to the response. A session cookie the request still
+ * carries is evicted from the cache by its exact value, without decoding it.
+ */
+export async function startSession(
+  ctx: AuthContext,
+  http: HttpContext,
+  user: User,
+): Promise<Session> {
+  const issued = await issueSession(ctx, http, user);
+  const previous = readChunkedCookie(http.jar.sessionToken.name, http.cookies);
+  if (previous !== undefined) ctx.sessionCache.delete(previous);
+  const csrf = await issueCsrfToken(ctx, http, issued.payload.jti);
+  http.setCookies.push(...issued.cookies, csrf.cookie);
+  return issued.session;
+}
+
+/** A sign-in that succeeded with its provider (or `authorize`), before the session exists. */
+export interface SignInAttempt {
+  /** The user as the provider mapper or `authorize` returned it (not yet validated). */
+  user: unknown;
+  /** The provider id, or `"credentials"`. */
+  provider: string;
+  /** Where the user comes from: breaking fields of a provider profile are dropped. */
+  source: UserSource;
+  /** The provider's user-info object. */
+  profile?: Readonly<Record<string, unknown>>;
+  /** The provider's tokens. */
+  tokens?: Readonly<OAuthTokens>;
+}
+
+/**
+ * Finishes a sign-in: validates the user, lets `callbacks.signIn` link or
+ * refuse it (`null` is 401 `access_denied`), starts the session and emits
+ * the `signIn` event.
+ */
+export async function finishSignIn(
+  ctx: AuthContext,
+  http: HttpContext,
+  attempt: SignInAttempt,
+): Promise<Session> {
+  let user = await validateUser(ctx, attempt.user, { source: attempt.source });
+  const hook = ctx.signInHook;
+  if (hook) {
+    const linked = await callApp(ctx, "callbacks.signIn", () =>
+      hook({
+        user,
+        provider: attempt.provider,
+        profile: attempt.profile,
+        tokens: attempt.tokens,
+        request: http.request,
+      }));
+    if (linked === null || linked === undefined) {
+      ctx.logger.log("info", "sign-in refused by callbacks.signIn", { provider: attempt.provider });
+      throw new AuthError("access_denied", "The sign-in was refused.");
+    }
+    user = await validateUser(ctx, linked, { source: "app" });
+  }
+  const session = await startSession(ctx, http, user);
+  await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
+  return session;
+}
+
+/** Credentials sign-in, shared by the route and `api.signIn("credentials")`. */
+export async function signInWithCredentials(
+  ctx: AuthContext,
+  http: HttpContext,
+  credentials: Credentials,
+): Promise<Session> {
+  const authorize = ctx.authorize;
+  if (!authorize) {
+    throw new AuthError(
+      "invalid_request",
+      "Credentials sign-in is not configured; expected credentials.authorize in createAuth.",
+      { status: 404 },
+    );
+  }
+  const user = await callApp(
+    ctx,
+    "credentials.authorize",
+    () => authorize(credentials, http.request),
+  );
+  if (user === null || user === undefined) {
+    ctx.logger.log("info", "credentials sign-in refused", clientDetails(ctx, http));
+    throw new AuthError("access_denied", "Wrong username or password.");
+  }
+  return await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
+}
+
+/**
+ * Sign-up: validates the payload with `signUp.schema` (when set), creates
+ * the user with `signUp.onCreateUser`, starts the session and emits `signUp`.
+ */
+export async function signUp(
+  ctx: AuthContext,
+  http: HttpContext,
+  body: Record<string, unknown>,
+): Promise<Session> {
+  const onCreateUser = ctx.onCreateUser;
+  if (!onCreateUser) {
+    throw new AuthError(
+      "invalid_request",
+      "Sign-up is not configured; expected signUp.onCreateUser in createAuth.",
+      { status: 404 },
+    );
+  }
+  let payload = body;
+  const schema = ctx.signUpSchema;
+  if (schema) {
+    const result = await callApp(ctx, "signUp.schema", () => validateWith(schema, payload));
+    if (!result.ok) {
+      throw new AuthError(
+        "invalid_request",
+        `The sign-up data is invalid${failingFields(result)}.`,
+      );
+    }
+    payload = result.value;
+  }
+  const created = await callApp(
+    ctx,
+    "signUp.onCreateUser",
+    () => onCreateUser(payload, http.request),
+  );
+  const user = await validateUser(ctx, created, { source: "app" });
+  const session = await startSession(ctx, http, user);
+  await emit(ctx, "signUp", { user, request: http.request });
+  return session;
+}

@@ -1,0 +1,106 @@
+/**
+ * The per-request value: what one request knows about itself (its URL, the
+ * service's origin for it, its scheme's cookie jar, its cookies, the time)
+ * and what its response collects (Set-Cookie lines, headers). Computed once
+ * per request and passed down; nothing here is stored on the instance.
+ *
+ * @module
+ */
+
+import type { AuthContext } from "./config.ts";
+import type { CookieJar } from "./cookies/jar.ts";
+import { parseCookies } from "./cookies/parse.ts";
+import { AuthError } from "./errors.ts";
+import type { ResponseHeaders } from "./http.ts";
+import { forwardedClientAddress, requestOrigin } from "./origins/proxy.ts";
+import { compileOriginPatterns, isTrustedOrigin, type OriginMatcher } from "./origins/trusted.ts";
+
+/** One request in flight, and the headers its response collects. */
+export interface HttpContext extends ResponseHeaders {
+  /** The request. */
+  readonly request: Request;
+  /** Its parsed URL. */
+  readonly url: URL;
+  /** The service's origin for this request (`baseURL`, else the URL or trusted proxy headers). */
+  readonly origin: string;
+  /** Whether the service is reached over HTTPS. */
+  readonly secure: boolean;
+  /** Cookie names and attributes for this request's scheme. */
+  readonly jar: CookieJar;
+  /** The request's cookies (names sent twice are absent). */
+  readonly cookies: ReadonlyMap<string, string>;
+  /** Now, in whole seconds since the epoch. */
+  readonly now: number;
+  /** Now, in milliseconds. */
+  readonly nowMs: number;
+  /** The trusted-origin matcher for this request (static patterns plus the config function's). */
+  trustedOrigins(): Promise<OriginMatcher>;
+  /** Whether an origin is this service's own or trusted. */
+  isTrusted(origin: string): Promise<boolean>;
+}
+
+/** Builds the per-request value. Never throws. */
+export function createHttpContext(ctx: AuthContext, request: Request, url: URL): HttpContext {
+  const { origin, secure } = ctx.publicOrigin ??
+    requestOrigin(request, { url, trustProxyHeaders: ctx.trustProxyHeaders });
+  const nowMs = ctx.clock();
+  let matcher: Promise<OriginMatcher> | undefined;
+  const trustedOrigins = () => matcher ??= buildMatcher(ctx, request);
+  return {
+    request,
+    url,
+    origin,
+    secure,
+    jar: secure ? ctx.jars.https : ctx.jars.http,
+    cookies: parseCookies(request.headers.get("Cookie")),
+    now: Math.floor(nowMs / 1000),
+    nowMs,
+    setCookies: [],
+    headers: [],
+    trustedOrigins,
+    async isTrusted(candidate: string): Promise<boolean> {
+      if (candidate === origin) return true;
+      return isTrustedOrigin(candidate, origin, await trustedOrigins());
+    },
+  };
+}
+
+function untrustable(): AuthError {
+  return new AuthError("server_error", "The server could not decide which origins are trusted.");
+}
+
+async function buildMatcher(ctx: AuthContext, request: Request): Promise<OriginMatcher> {
+  if (!ctx.originsFn) return ctx.staticMatcher;
+  let dynamic: unknown;
+  try {
+    dynamic = await ctx.originsFn(request);
+  } catch (error) {
+    ctx.logger.error("trustedOrigins function failed", error);
+    throw untrustable();
+  }
+  if (!Array.isArray(dynamic) || !dynamic.every((item) => typeof item === "string")) {
+    ctx.logger.log("error", "trustedOrigins function returned no array of strings");
+    throw untrustable();
+  }
+  try {
+    const extra = compileOriginPatterns(dynamic);
+    const base = ctx.staticMatcher;
+    return (candidate: string) => base(candidate) || extra(candidate);
+  } catch (error) {
+    ctx.logger.error("trustedOrigins function returned an invalid pattern", error);
+    throw untrustable();
+  }
+}
+
+/**
+ * Log details naming the client's address, when trusted proxy headers give
+ * one (Web requests carry no socket address). For logs only.
+ */
+export function clientDetails(
+  ctx: AuthContext,
+  http: HttpContext,
+  details: Record<string, string> = {},
+): Record<string, string> {
+  const client = forwardedClientAddress(http.request, { trustProxyHeaders: ctx.trustProxyHeaders });
+  return client === undefined ? details : { ...details, client };
+}

@@ -1,0 +1,29 @@
+/**
+ * The route table: every route of the HTTP interface, declared once.
+ *
+ * @module
+ */
+
+import { type Route, route } from "../router.ts";
+import { callbackRoute } from "./callback.ts";
+import { credentialsRoute } from "./credentials.ts";
+import { csrfTokenRoute } from "./csrf_token.ts";
+import { getSessionRoute, updateSessionRoute } from "./session.ts";
+import { signInRoute } from "./sign_in.ts";
+import { signOutRoute } from "./sign_out.ts";
+import { signUpRoute } from "./sign_up.ts";
+
+/** Every route, relative to `basePath`. */
+export const ROUTES: readonly Route[] = Object.freeze([
+  route("GET", "session", getSessionRoute),
+  route("POST", "session", updateSessionRoute),
+  route("PATCH", "session", updateSessionRoute),
+  route("GET", "csrfToken", csrfTokenRoute),
+  route("POST", "signIn/credentials", credentialsRoute, {
+    enabled: (ctx) => ctx.authorize !== undefined,
+  }),
+  route("GET", "signIn/:provider", signInRoute),
+  route("GET", "callback/:provider", callbackRoute),
+  route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
+  route("POST", "signOut", signOutRoute),
+]);

@@ -1,0 +1,170 @@
+// callbacks.signIn links or refuses a sign-in before the session exists;
+// events are told after the fact and never change the response.
+import assert from "node:assert/strict";
+import { AuthError, type LogEntry } from "../../mod.ts";
+import { createMockProvider } from "../../testing.ts";
+import { ADA, assertError, Browser, makeAuth } from "./_helpers.ts";
+
+async function oauthSignIn(
+  auth: ReturnType<typeof makeAuth>,
+  mock: ReturnType<typeof createMockProvider>,
+) {
+  const browser = new Browser(auth.handlers.ALL);
+  const start = await browser.fetch("GET", `/auth/signIn/${mock.provider.id}`);
+  const consent = await mock.fetch(start.headers.get("Location")!);
+  const back = new URL(consent.headers.get("Location")!);
+  const landed = await browser.fetch("GET", `${back.pathname}${back.search}`);
+  return { browser, landed };
+}
+
+Deno.test("callbacks.signIn: the returned user is the one stored (account linking)", async () => {
+  const seen: unknown[] = [];
+  const auth = makeAuth({
+    callbacks: {
+      signIn: ({ user, provider, profile, tokens, request }) => {
+        seen.push({ provider, profile, tokens, url: request.url });
+        return { sub: `account-for-${user.sub}`, name: user.name };
+      },
+    },
+  });
+  const browser = new Browser(auth.handlers.ALL);
+  const response = await browser.signIn();
+  assert.equal(response.status, 200);
+  assert.deepEqual((await response.json()).user, { sub: "account-for-user-1", name: "Ada" });
+  assert.deepEqual(seen, [{
+    provider: "credentials",
+    profile: undefined,
+    tokens: undefined,
+    url: "http://localhost:8000/auth/signIn/credentials",
+  }]);
+});
+
+Deno.test("callbacks.signIn returning null refuses credentials with 401 and sets no session", async () => {
+  const auth = makeAuth({ callbacks: { signIn: () => null } });
+  const browser = new Browser(auth.handlers.ALL);
+  await assertError(await browser.signIn(), 401, "access_denied");
+  assert.equal(browser.cookies.has("service-stack.session_token"), false);
+});
+
+Deno.test("callbacks.signIn throwing an AuthError chooses the answer; anything else is a 500", async () => {
+  const chosen = makeAuth({
+    callbacks: {
+      signIn: () => {
+        throw new AuthError("access_denied", "Your account is suspended.", { status: 403 });
+      },
+    },
+  });
+  const body = await assertError(
+    await new Browser(chosen.handlers.ALL).signIn(),
+    403,
+    "access_denied",
+  );
+  assert.equal(body.error_description, "Your account is suspended.");
+  const broken = makeAuth({
+    callbacks: {
+      signIn: () => {
+        throw new Error("db down");
+      },
+    },
+  });
+  await assertError(await new Browser(broken.handlers.ALL).signIn(), 500, "server_error");
+});
+
+Deno.test("callbacks.signIn's user obeys the user-field rules", async () => {
+  const auth = makeAuth({
+    callbacks: { signIn: ({ user }) => ({ ...user, email: "a@x.example,b@y.example" }) },
+  });
+  await assertError(await new Browser(auth.handlers.ALL).signIn(), 400, "invalid_request");
+});
+
+Deno.test("callbacks.signIn on an OAuth callback sees the profile and tokens; null lands with access_denied", async () => {
+  const mock = createMockProvider();
+  const seen: { provider: string; sub: unknown; token: boolean }[] = [];
+  const auth = makeAuth({
+    oauth: [mock.provider],
+    fetch: mock.fetch,
+    callbacks: {
+      signIn: ({ provider, profile, tokens }) => {
+        seen.push({ provider, sub: profile?.sub, token: typeof tokens?.access_token === "string" });
+        return null;
+      },
+    },
+  });
+  const { browser, landed } = await oauthSignIn(auth, mock);
+  assert.equal(landed.status, 302);
+  assert.equal(
+    new URL(landed.headers.get("Location")!, "http://x").searchParams.get("error"),
+    "access_denied",
+  );
+  assert.equal(browser.cookies.has("service-stack.session_token"), false);
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0].provider, mock.provider.id);
+  assert.equal(seen[0].token, true);
+  assert.equal(typeof seen[0].sub, "string");
+});
+
+Deno.test("events: signIn, sessionUpdate, signOut and signUp are told after the fact", async () => {
+  const events: [string, unknown][] = [];
+  const auth = makeAuth({
+    events: {
+      signIn: ({ user, provider }) => void events.push(["signIn", { sub: user.sub, provider }]),
+      sessionUpdate: ({ session }) => void events.push(["sessionUpdate", session.user.name]),
+      signOut: ({ session }) => void events.push(["signOut", session?.user.sub]),
+      signUp: ({ user }) => void events.push(["signUp", user.sub]),
+    },
+  });
+  const browser = new Browser(auth.handlers.ALL);
+  await browser.signIn();
+  await browser.fetch("PATCH", "/auth/session", {
+    json: { user: { name: "Ada L." } },
+    headers: { "X-CSRF-Token": await browser.csrf() },
+  });
+  await browser.fetch("POST", "/auth/signOut", {
+    headers: { "X-CSRF-Token": await browser.csrf() },
+  });
+  await browser.fetch("POST", "/auth/signUp", {
+    json: { name: "Bo" },
+    headers: { "X-CSRF-Token": await browser.csrf() },
+  });
+  assert.deepEqual(events, [
+    ["signIn", { sub: ADA.sub, provider: "credentials" }],
+    ["sessionUpdate", "Ada L."],
+    ["signOut", ADA.sub],
+    ["signUp", "new-user"],
+  ]);
+});
+
+Deno.test("events: a throwing handler is logged and the response is unchanged", async () => {
+  const entries: LogEntry[] = [];
+  const auth = makeAuth({
+    events: {
+      signIn: () => {
+        throw new Error("audit sink down: secret-detail");
+      },
+    },
+    logger: { level: "debug", log: (entry: LogEntry) => entries.push(entry) },
+  });
+  const response = await new Browser(auth.handlers.ALL).signIn();
+  assert.equal(response.status, 200);
+  assert.ok(entries.some((entry) => entry.message === "events.signIn threw"));
+  assert.ok(!JSON.stringify(entries).includes("secret-detail"));
+});
+
+Deno.test("config: callbacks and events are checked at createAuth", () => {
+  assert.throws(
+    () => makeAuth({ callbacks: { signIn: 5 } as never }),
+    TypeError,
+    "callbacks.signIn",
+  );
+  assert.throws(
+    () => makeAuth({ callbacks: { session: () => null } as never }),
+    TypeError,
+    "callbacks.session",
+  );
+  assert.throws(
+    () => makeAuth({ events: { login: () => {} } as never }),
+    TypeError,
+    "events.login",
+  );
+  assert.throws(() => makeAuth({ events: { signOut: "x" } as never }), TypeError, "events.signOut");
+});

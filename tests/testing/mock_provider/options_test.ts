@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { createMockProvider } from "../../../testing.ts";
+
+Deno.test("createMockProvider refuses invalid options", () => {
+  assert.throws(() => createMockProvider({ baseURL: "not a url" }), TypeError);
+  assert.throws(() => createMockProvider({ baseURL: "ftp://x.localhost" }), TypeError);
+  assert.throws(() => createMockProvider({ baseURL: "http://x.localhost/?a=1" }), TypeError);
+  assert.throws(() => createMockProvider({ codeTTL: 0 }), TypeError);
+  assert.throws(() => createMockProvider({ users: [{ sub: "a" }, { sub: "a" }] }), TypeError);
+  assert.throws(() => createMockProvider({ clientSecret: "" }), TypeError);
+});
+
+Deno.test("oidc refuses a plain-http issuer on a host that is not loopback", () => {
+  for (const baseURL of ["http://idp.example", "http://10.0.0.1", "http://localhost.example"]) {
+    assert.throws(() => createMockProvider({ oidc: true, baseURL }), TypeError, baseURL);
+  }
+});
+
+Deno.test("oidc accepts https issuers and http issuers on loopback hosts", () => {
+  for (
+    const baseURL of [
+      "https://idp.example",
+      "http://localhost:8080",
+      "http://mock.localhost",
+      "http://127.0.0.1:9000/oauth",
+      "http://[::1]:9000",
+    ]
+  ) {
+    assert.equal(createMockProvider({ oidc: true, baseURL }).issuer, baseURL.replace(/\/$/, ""));
+  }
+});
+
+Deno.test("plain OAuth mode keeps accepting any http base URL", () => {
+  assert.equal(createMockProvider({ baseURL: "http://idp.example" }).issuer, "http://idp.example");
+});
+
+Deno.test("oidc refuses an unknown signing algorithm, a bad idTokenTTL and knobs of the wrong type", () => {
+  const bad = [
+    { signingAlg: "HS256" as "ES256" },
+    { signingAlg: "none" as "ES256" },
+    { idTokenTTL: 0 },
+    { idTokenTTL: Number.NaN },
+    { idTokenClaims: "aud" as unknown as Record<string, unknown> },
+    { metadata: [] as unknown as Record<string, unknown> },
+    { jwks: {} as unknown as () => { keys: [] } },
+    { tamperIdToken: "x" as unknown as () => undefined },
+  ];
+  for (const oidc of bad) {
+    assert.throws(() => createMockProvider({ oidc }), TypeError, JSON.stringify(oidc));
+  }
+});
+
+Deno.test("oidc: false is plain OAuth mode", async () => {
+  const mock = createMockProvider({ oidc: false });
+  const response = await mock.fetch(`${mock.issuer}/jwks`);
+  assert.equal(response.status, 404);
+  await response.body?.cancel();
+});
