@@ -39,6 +39,7 @@ export type {
   AuthResult,
   ClientFetch,
   ClientHeaders,
+  ClientHeadersInit,
   InferUser,
   RedirectOptions,
   SignInCredentialsOptions,

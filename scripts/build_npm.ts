@@ -11,7 +11,6 @@
 import ts from "npm:typescript@5";
 
 const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "");
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts"];
 const EXTRA_FILES = ["README.md", "LICENSE"];
 
 /** Options for {@linkcode buildNpm}. */
@@ -41,8 +40,9 @@ interface DenoConfig {
   exports: Record<string, string>;
 }
 
-async function sourceFiles(root: string): Promise<string[]> {
-  const files = ENTRY_POINTS.map((file) => `${root}/${file}`);
+/** The entry points (one per export in `deno.json`) and every module under `src/`. */
+async function sourceFiles(root: string, config: DenoConfig): Promise<string[]> {
+  const files = Object.values(config.exports).map((target) => `${root}/${target.slice(2)}`);
   async function walk(dir: string): Promise<void> {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;
@@ -74,20 +74,29 @@ function withoutTsExtension(path: string): string {
   return path.slice(0, -3);
 }
 
-/** The npm `package.json` for the built module, derived from `deno.json`. */
+/**
+ * The npm `package.json` for the built module, derived from `deno.json`. The
+ * package is ESM only: `import` works on every Node 20, `require()` only
+ * where Node can require ES modules (20.19 and 22.12 on), hence `engines`.
+ * The top-level `main` and `types` serve tools that ignore `exports`, such as
+ * TypeScript's `node10` resolution; subpaths resolve there as `client.d.ts`
+ * and so on at the package root.
+ */
 function packageJson(config: DenoConfig): Record<string, unknown> {
-  const exports: Record<string, { types: string; default: string }> = {};
+  const exports: Record<string, { types: string; import: string; default: string }> = {};
   for (const [subpath, target] of Object.entries(config.exports)) {
     const base = withoutTsExtension(target);
-    exports[subpath] = { types: `${base}.d.ts`, default: `${base}.js` };
+    exports[subpath] = { types: `${base}.d.ts`, import: `${base}.js`, default: `${base}.js` };
   }
+  const main = exports["."];
   return {
     name: config.name,
     version: config.version,
     ...(config.license ? { license: config.license } : {}),
     type: "module",
     sideEffects: false,
-    engines: { node: ">=20" },
+    engines: { node: ">=20.19" },
+    ...(main ? { main: main.import, types: main.types } : {}),
     exports,
   };
 }
@@ -160,7 +169,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuildNpmR
     newLine: ts.NewLineKind.LineFeed,
     noEmitOnError: false,
   };
-  const program = ts.createProgram(await sourceFiles(root), compilerOptions);
+  const program = ts.createProgram(await sourceFiles(root, config), compilerOptions);
   const emitted = program.emit(undefined, writeOutput);
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]
     .filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error)

@@ -8,7 +8,7 @@
 
 import { setupTools } from "./setup.ts";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "node.ts"];
 const deno = Deno.execPath();
 
 let passed = 0;
@@ -36,6 +36,21 @@ async function check(label: string, args: string[]): Promise<void> {
   }
 }
 
+/** Every module of the tests, benchmarks, scripts and examples, whose npm imports must be installed. */
+async function devModules(): Promise<string[]> {
+  const files: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.name === "node_modules") continue;
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (/\.(?:ts|mjs)$/.test(entry.name)) files.push(path);
+    }
+  }
+  for (const dir of ["tests", "bench", "scripts", "examples"]) await walk(dir);
+  return files.sort();
+}
+
 /** Counts test cases, failures and ignored ones in a JUnit report written by `deno test`. */
 function countJUnit(xml: string): { tests: number; failures: number; skipped: number } {
   let tests = 0;
@@ -51,6 +66,20 @@ function countJUnit(xml: string): { tests: number; failures: number; skipped: nu
 }
 
 const tools = await setupTools();
+
+// deno.json has nodeModulesDir "manual": otherwise `deno task demo` would first download every
+// locked npm package, test tools included. The dev packages are installed here instead.
+console.log("\n== npm dev packages: deno install --entrypoint (tests/ bench/ scripts/ examples/)");
+const installed = await new Deno.Command(deno, {
+  args: ["install", "--quiet", "--entrypoint", ...await devModules()],
+  stdin: "null",
+  stdout: "inherit",
+  stderr: "inherit",
+}).output();
+if (!installed.success) {
+  failed++;
+  failures.push("npm dev packages");
+}
 
 await check("format", ["fmt", "--check"]);
 await check("lint", ["lint"]);

@@ -251,7 +251,11 @@ export async function createDemo(options) {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return text("Method not allowed: expected GET or HEAD.", 405, { Allow: "GET, HEAD" });
     }
-    return new Response(request.method === "HEAD" ? null : asset.body, { headers: asset.headers });
+    // A copy per response: some servers write into the init object (@hono/node-server adds
+    // Content-Length to it), which would leak one file's length into the next response.
+    return new Response(request.method === "HEAD" ? null : asset.body, {
+      headers: { ...asset.headers },
+    });
   }
 
   const secretLine = secretName === undefined

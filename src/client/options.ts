@@ -12,9 +12,9 @@ export interface ResolvedClientOptions {
   readonly prefix: string;
   readonly headers: ClientHeaders | undefined;
   readonly fetch: ClientFetch | undefined;
-  readonly cache: RequestCache;
-  readonly credentials: RequestCredentials;
-  readonly mode: RequestMode;
+  readonly cache: NonNullable<AuthClientOptions["cache"]>;
+  readonly credentials: NonNullable<AuthClientOptions["credentials"]>;
+  readonly mode: NonNullable<AuthClientOptions["mode"]>;
 }
 
 const CACHE_MODES = ["default", "no-store", "reload", "no-cache", "force-cache", "only-if-cached"];

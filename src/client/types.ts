@@ -23,8 +23,22 @@ import type { ErrorBody, Session, User } from "../types.ts";
 export type ClientFetch = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
- * Extra request headers: a plain object (or any `HeadersInit`), or a function
- * returning one, sync or async, evaluated before every HTTP request.
+ * Header values in any form `new Headers(init)` takes: the `HeadersInit` of
+ * the DOM, spelled out so that the published types need no DOM lib.
+ *
+ * @example
+ * ```ts
+ * import type { ClientHeadersInit } from "@service-stack/auth/client";
+ *
+ * const asObject: ClientHeadersInit = { "X-App": "shop" };
+ * const asPairs: ClientHeadersInit = [["X-App", "shop"]];
+ * ```
+ */
+export type ClientHeadersInit = Headers | Record<string, string> | [string, string][];
+
+/**
+ * Extra request headers: a plain object (or any {@linkcode ClientHeadersInit}),
+ * or a function returning one, sync or async, evaluated before every HTTP request.
  *
  * @example A bearer token read fresh for each request
  * ```ts
@@ -34,7 +48,9 @@ export type ClientFetch = (input: string, init: RequestInit) => Promise<Response
  * const headers: ClientHeaders = () => ({ Authorization: `Bearer ${token}` });
  * ```
  */
-export type ClientHeaders = HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+export type ClientHeaders =
+  | ClientHeadersInit
+  | (() => ClientHeadersInit | Promise<ClientHeadersInit>);
 
 /**
  * Options of `createAuthClient`. Every field is optional.
@@ -63,11 +79,11 @@ export interface AuthClientOptions {
   /** Custom `fetch`. Default: the global `fetch`, looked up at call time. */
   fetch?: ClientFetch;
   /** Fetch cache mode. Default `no-store`. */
-  cache?: RequestCache;
+  cache?: "default" | "no-store" | "reload" | "no-cache" | "force-cache" | "only-if-cached";
   /** Fetch credentials mode. Default `include`, so the session cookie is sent. */
-  credentials?: RequestCredentials;
+  credentials?: "omit" | "same-origin" | "include";
   /** Fetch mode. Default `cors`. */
-  mode?: RequestMode;
+  mode?: "cors" | "no-cors" | "same-origin";
 }
 
 /**

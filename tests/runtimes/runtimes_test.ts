@@ -1,9 +1,11 @@
 /**
- * The three examples, each started as a real server on loopback and driven
+ * The examples, each started as a real server on loopback and driven
  * through the demo's flows: Deno runs `examples/deno/main.ts` from the
- * repository; Bun and Node run `examples/bun/server.ts` and
- * `examples/node/server.mjs` from a staged copy of `examples/` where
- * `@service-stack/auth` is the npm build, as JSR serves it to npm users.
+ * repository; Bun runs `examples/bun/server.ts` and Node runs
+ * `examples/node/server.mjs`, `examples/express/server.mjs` and
+ * `examples/hono-node/server.mjs` from a staged copy of `examples/` where
+ * `@service-stack/auth` is the npm build, as JSR serves it to npm users,
+ * and Express and Hono come from `node_modules/`.
  *
  * @module
  */
@@ -13,6 +15,7 @@ import * as sourceMain from "../../mod.ts";
 import * as sourceClient from "../../client.ts";
 import * as sourceJose from "../../jose.ts";
 import * as sourceTesting from "../../testing.ts";
+import * as sourceNode from "../../node.ts";
 import { HttpClient } from "../support/http_client.ts";
 import { stageApp, type StagedApp } from "../support/npm_package.ts";
 import {
@@ -25,22 +28,42 @@ import {
 import { missingTool } from "../support/tools.ts";
 import { currentSession, demoPassword, mutate, signInWithMock } from "./_demo_flow.ts";
 
-/** Where a runtime's server comes from. */
+/** Where an example's server comes from. */
 interface Target {
+  /** Names the example in test names. */
+  name: string;
   runtime: Runtime;
+  /** How the demo page names what it runs on. */
+  label: string;
   /** Folder copied to a temporary app with the npm build installed; none runs in place. */
   app?: string;
   /** Entry file, relative to `app` when staged, else to the repository root. */
   entry: string;
+  /** npm packages the staged app imports besides this one. */
+  packages?: string[];
 }
 
 const TARGETS: Target[] = [
-  { runtime: "deno", entry: "examples/deno/main.ts" },
-  { runtime: "bun", app: "examples", entry: "bun/server.ts" },
-  { runtime: "node", app: "examples", entry: "node/server.mjs" },
+  { name: "deno", runtime: "deno", label: "Deno", entry: "examples/deno/main.ts" },
+  { name: "bun", runtime: "bun", label: "Bun", app: "examples", entry: "bun/server.ts" },
+  { name: "node", runtime: "node", label: "Node", app: "examples", entry: "node/server.mjs" },
+  {
+    name: "express",
+    runtime: "node",
+    label: "Express",
+    app: "examples",
+    entry: "express/server.mjs",
+    packages: ["express"],
+  },
+  {
+    name: "hono-node",
+    runtime: "node",
+    label: "Hono",
+    app: "examples",
+    entry: "hono-node/server.mjs",
+    packages: ["hono", "@hono/node-server"],
+  },
 ];
-
-const RUNTIME_LABELS: Record<Runtime, string> = { deno: "Deno", bun: "Bun", node: "Node" };
 
 /** The server, with stopping extended to delete its staged app too. */
 function removingApp(server: RunningServer, app: StagedApp): RunningServer {
@@ -56,7 +79,7 @@ async function launch(target: Target): Promise<RunningServer> {
   // A secret from the developer's shell must not leak into the test servers.
   const env = { AUTH_SECRET: "", SERVICE_AUTH_SECRET: "", SERVICE_SECRET: "", SECRET: "" };
   if (target.app === undefined) return await startServer(target.runtime, target.entry, { env });
-  const app = await stageApp(target.app);
+  const app = await stageApp(target.app, { packages: target.packages });
   try {
     return removingApp(
       await startServer(target.runtime, target.entry, { cwd: app.dir, env }),
@@ -71,8 +94,8 @@ async function launch(target: Target): Promise<RunningServer> {
 const STATIC_IMPORT = /^(?:import|export)\b(?:[^;"']*?\bfrom)?\s*["'](\.{1,2}\/[^"']+)["']/gm;
 
 for (const target of TARGETS) {
-  const name = target.runtime;
-  const ignore = name !== "deno" && missingTool(name);
+  const name = target.name;
+  const ignore = target.runtime !== "deno" && missingTool(target.runtime);
 
   Deno.test({
     name: `${name}: serves the demo page, its script and the whole browser client`,
@@ -84,7 +107,7 @@ for (const target of TARGETS) {
       assert.equal(page.status, 200);
       assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
       assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self' 'sha256-/);
-      assert.match(html, new RegExp(`Running on <strong id="runtime">${RUNTIME_LABELS[name]} `));
+      assert.match(html, new RegExp(`Running on <strong id="runtime">${target.label} `));
       assert.match(html, /"@service-stack\/auth\/client": "\/client\/client\.js"/);
       for (const path of ["/app.js", "/app.css"]) {
         const response = await fetch(`${server.url}${path}`);
@@ -223,14 +246,15 @@ for (const target of TARGETS) {
     },
   });
 
-  if (name === "deno") continue;
+  // Once per runtime that runs the npm build.
+  if (target.runtime === "deno" || name !== target.runtime) continue;
 
   Deno.test({
     name: `${name}: the npm build exposes the same exports as the source`,
     ignore,
     async fn() {
       await using app = await stageApp("tests/runtimes/fixtures");
-      const command = runtimeCommand(name, "print_exports.mjs")!;
+      const command = runtimeCommand(target.runtime, "print_exports.mjs")!;
       const { success, stdout, stderr } = await new Deno.Command(command.command, {
         args: command.args,
         cwd: app.dir,
@@ -244,6 +268,7 @@ for (const target of TARGETS) {
         "./client": Object.keys(sourceClient).sort(),
         "./jose": Object.keys(sourceJose).sort(),
         "./testing": Object.keys(sourceTesting).sort(),
+        "./node": Object.keys(sourceNode).sort(),
       });
     },
   });
