@@ -42,4 +42,6 @@ export type {
   JWTPayload,
   VerifiedJWS,
   VerifyJWSOptions,
+  WebCryptoKey,
+  WebCryptoKeyPair,
 } from "./src/jose/types.ts";

@@ -68,6 +68,14 @@ export {
   spotify,
   x,
 } from "./src/oauth/providers/mod.ts";
-export type { CryptoSecret, Jose, JWTKey, JWTMode, JWTPayload } from "./jose.ts";
+export type {
+  CryptoSecret,
+  Jose,
+  JWTKey,
+  JWTMode,
+  JWTPayload,
+  WebCryptoKey,
+  WebCryptoKeyPair,
+} from "./jose.ts";
 
 export type { InferUser } from "./src/client/types.ts";

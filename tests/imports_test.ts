@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "node.ts"];
 const IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bexport\s+\*\s+from\s*)["']([^"']+)["']/g;
 

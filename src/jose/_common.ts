@@ -7,6 +7,7 @@
 
 import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 import { JoseError, type JoseErrorCode } from "./errors.ts";
+import type { WebCryptoKey } from "./types.ts";
 
 /** Tokens larger than this many bytes are refused before any parsing. */
 export const MAX_TOKEN_BYTES = 16 * 1024;
@@ -14,13 +15,13 @@ export const MAX_TOKEN_BYTES = 16 * 1024;
 /** Bytes backed by a plain ArrayBuffer, as Web Crypto wants them. */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
-export const encoder: TextEncoder = new TextEncoder();
+export const encoder: InstanceType<typeof TextEncoder> = new TextEncoder();
 // ignoreBOM keeps a leading U+FEFF as data instead of silently dropping it.
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenientDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The Web Crypto API; read once so every call skips the global lookups. */
-export const subtle: SubtleCrypto = crypto.subtle;
+export const subtle: typeof crypto.subtle = crypto.subtle;
 
 export function fail(code: JoseErrorCode, message: string): never {
   throw new JoseError(code, message);
@@ -164,11 +165,11 @@ export function keyInvalid(message: string): never {
   return fail("ERR_JOSE_KEY_INVALID", message);
 }
 
-export function isCryptoKey(value: unknown): value is CryptoKey {
+export function isCryptoKey(value: unknown): value is WebCryptoKey {
   if (typeof CryptoKey === "function" && value instanceof CryptoKey) return true;
   return Object.prototype.toString.call(value) === "[object CryptoKey]";
 }
 
-export function hasUsage(key: CryptoKey, usage: KeyUsage): boolean {
+export function hasUsage(key: WebCryptoKey, usage: WebCryptoKey["usages"][number]): boolean {
   return key.usages.includes(usage);
 }

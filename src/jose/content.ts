@@ -7,10 +7,10 @@
 import { type Bytes, concat, fail, join, randomBytes, subtle } from "./_common.ts";
 import { CONTENT } from "./algorithms.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
-import type { JWEEncryption } from "./types.ts";
+import type { JWEEncryption, WebCryptoKey } from "./types.ts";
 
 /** A content encryption key: a CryptoKey (AES-GCM only) or raw bytes. */
-export type ContentKey = CryptoKey | Bytes;
+export type ContentKey = WebCryptoKey | Bytes;
 
 /** The output of content encryption. */
 export interface SealedContent {

@@ -39,6 +39,7 @@ import type {
   JWEAlgorithm,
   JWEEncryption,
   JWEHeader,
+  WebCryptoKey,
 } from "./types.ts";
 
 const EMPTY: Bytes = new Uint8Array(0);
@@ -221,7 +222,7 @@ function checkOutgoingHeader(header: JWEHeader, key: JWEKey): void {
  */
 export function encryptCompactJWE(
   plaintext: Uint8Array | string,
-  key: CryptoKey | Uint8Array,
+  key: WebCryptoKey | Uint8Array,
   header: JWEHeader,
 ): Promise<string> {
   try {
@@ -261,7 +262,7 @@ export function encryptCompactJWE(
  */
 export async function decryptCompactJWE(
   token: string,
-  key: CryptoKey | Uint8Array,
+  key: WebCryptoKey | Uint8Array,
   options: DecryptJWEOptions = {},
 ): Promise<DecryptedJWE> {
   checkJWEKeyUsage(key as JWEKey, "decrypt");

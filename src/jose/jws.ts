@@ -22,17 +22,23 @@ import {
 } from "./_common.ts";
 import { EC_SIGNATURE_BYTES, JWS_ALGORITHMS, jwsAlgorithmForKey, jwsParams } from "./algorithms.ts";
 import { encodeBase64Url } from "./base64url.ts";
-import type { JWSAlgorithm, JWSHeader, VerifiedJWS, VerifyJWSOptions } from "./types.ts";
+import type {
+  JWSAlgorithm,
+  JWSHeader,
+  VerifiedJWS,
+  VerifyJWSOptions,
+  WebCryptoKey,
+} from "./types.ts";
 
 /** A key checked once for one JWS operation, with its Web Crypto parameters. */
 export interface JWSKey {
   alg: JWSAlgorithm;
-  key: CryptoKey;
-  params: Algorithm;
+  key: WebCryptoKey;
+  params: Parameters<typeof crypto.subtle.sign>[0];
 }
 
 /** Checks a key for signing or verifying and pins its algorithm. */
-export function prepareJWSKey(key: CryptoKey, usage: "sign" | "verify"): JWSKey {
+export function prepareJWSKey(key: WebCryptoKey, usage: "sign" | "verify"): JWSKey {
   if (!isCryptoKey(key)) keyInvalid("The JWS key is not a CryptoKey; expected a Web Crypto key.");
   const alg = jwsAlgorithmForKey(key);
   if (usage === "sign" ? key.type === "public" : key.type === "private") {
@@ -160,7 +166,7 @@ export async function verifyWithKey(
  */
 export function signCompactJWS(
   payload: Uint8Array | string,
-  key: CryptoKey,
+  key: WebCryptoKey,
   header: JWSHeader,
 ): Promise<string> {
   try {
@@ -204,7 +210,7 @@ export function signCompactJWS(
  */
 export async function verifyCompactJWS(
   token: string,
-  key: CryptoKey,
+  key: WebCryptoKey,
   options: VerifyJWSOptions = {},
 ): Promise<VerifiedJWS> {
   const jwsKey = prepareJWSKey(key, "verify");

@@ -19,10 +19,10 @@ import {
 } from "./_common.ts";
 import { CONTENT } from "./algorithms.ts";
 import { type ContentKey, decryptionFailed } from "./content.ts";
-import type { EphemeralPublicKey, JWEAlgorithm, JWEEncryption } from "./types.ts";
+import type { EphemeralPublicKey, JWEAlgorithm, JWEEncryption, WebCryptoKey } from "./types.ts";
 
 /** A JWE key: a Web Crypto key, or raw bytes for `dir` and AES key wrap. */
-export type JWEKey = CryptoKey | Bytes;
+export type JWEKey = WebCryptoKey | Bytes;
 
 /** The content key and what goes into the token for it. */
 export interface ContentKeyResult {

@@ -11,18 +11,57 @@
 export type JWTMode = "sealed" | "signed" | "encrypted";
 
 /**
+ * A Web Crypto key: the global `CryptoKey`, named through `crypto.subtle` so
+ * that the published types compile without the DOM lib (Node's types declare
+ * `crypto` but, before Node 22's, no global `CryptoKey`).
+ *
+ * @example
+ * ```ts
+ * import type { WebCryptoKey } from "@service-stack/auth/jose";
+ *
+ * const key: WebCryptoKey = await crypto.subtle.generateKey(
+ *   { name: "HMAC", hash: "SHA-256" },
+ *   false,
+ *   ["sign", "verify"],
+ * );
+ * ```
+ */
+export type WebCryptoKey = Parameters<typeof crypto.subtle.sign>[1];
+
+/**
+ * A Web Crypto key pair (the global `CryptoKeyPair`), without the DOM lib.
+ *
+ * @example
+ * ```ts
+ * import type { WebCryptoKeyPair } from "@service-stack/auth/jose";
+ *
+ * const pair: WebCryptoKeyPair = await crypto.subtle.generateKey(
+ *   { name: "ECDSA", namedCurve: "P-256" },
+ *   false,
+ *   ["sign", "verify"],
+ * );
+ * ```
+ */
+export interface WebCryptoKeyPair {
+  /** The private half. */
+  privateKey: WebCryptoKey;
+  /** The public half. */
+  publicKey: WebCryptoKey;
+}
+
+/**
  * Separate keys for signing and for encryption, as `sealed` mode needs when
  * the keys are Web Crypto keys rather than a secret to derive from.
  */
 export interface CryptoSecret {
   /** The signing key: an HMAC key, or a private/public pair for RS, PS, ES or EdDSA. */
-  sign: CryptoKey | CryptoKeyPair;
+  sign: WebCryptoKey | WebCryptoKeyPair;
   /** The encryption key: AES-GCM, AES-KW, or an RSA-OAEP or ECDH pair. */
-  encrypt: CryptoKey | CryptoKeyPair;
+  encrypt: WebCryptoKey | WebCryptoKeyPair;
 }
 
 /** Any key `createJose` accepts. Strings and byte arrays are secrets of at least 32 bytes. */
-export type JWTKey = string | Uint8Array | CryptoKey | CryptoKeyPair | CryptoSecret;
+export type JWTKey = string | Uint8Array | WebCryptoKey | WebCryptoKeyPair | CryptoSecret;
 
 /** The claims of a JWT (RFC 7519 section 4). */
 export interface JWTPayload {

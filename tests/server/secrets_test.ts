@@ -100,7 +100,10 @@ Deno.test("single key: one HMAC key in signed mode keeps the PKCE verifier unrea
     new URL(landed.headers.get("Location")!, "http://x").searchParams.get("error"),
     null,
   );
-  assert.equal((await (await browser.fetch("GET", "/auth/session")).json()).user.sub, "mock-user-1");
+  assert.equal(
+    (await (await browser.fetch("GET", "/auth/session")).json()).user.sub,
+    "mock-user-1",
+  );
 });
 
 Deno.test("a secret with little entropy is accepted but logged as a warning, without the secret", () => {
