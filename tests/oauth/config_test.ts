@@ -266,7 +266,7 @@ Deno.test("a provider id with a slash or a space is refused", () => {
 });
 
 Deno.test("an unknown built-in id is refused naming the built-ins", () => {
-  assert.throws(() => make(["google"]), /unknown built-in provider "google".*github/);
+  assert.throws(() => make(["myspace"]), /unknown built-in provider "myspace".*github/);
 });
 
 Deno.test("an inherited property name is not a built-in id", () => {

@@ -114,9 +114,9 @@ Deno.test("normalizeEmail accepts a plain address and lower-cases the domain", (
   assert.equal(normalizeEmail("o'brien@example.ie"), "o'brien@example.ie");
 });
 
-Deno.test("normalizeEmail applies NFKC before validating", () => {
-  assert.equal(normalizeEmail("ada＠example.com"), "ada@example.com");
-  assert.equal(normalizeEmail("ａｄａ@example.com"), "ada@example.com");
+Deno.test("normalizeEmail refuses, never rewrites, an address NFKC would change", () => {
+  assert.equal(normalizeEmail("ada＠example.com"), undefined);
+  assert.equal(normalizeEmail("ａｄａ@example.com"), undefined);
 });
 
 Deno.test("normalizeEmail rejects a full-width at sign that becomes a second @", () => {
