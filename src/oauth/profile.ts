@@ -152,9 +152,9 @@ export function checkText(
   value: unknown,
   maxLength: number = MAX_FIELD_LENGTH.name,
 ): string | undefined {
-  if (typeof value !== "string") return undefined;
+  if (typeof value !== "string" || CONTROL.test(value)) return undefined;
   const text = value.trim();
-  if (text === "" || text.length > maxLength || CONTROL.test(text)) return undefined;
+  if (text === "" || text.length > maxLength) return undefined;
   return text;
 }
 

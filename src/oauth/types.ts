@@ -79,8 +79,12 @@ export type ProfileMapper = (
   context: ProfileContext,
 ) => User | Promise<User>;
 
-/** A provider's endpoints, scope and profile mapping (no credentials). */
-export interface OAuthProviderConfig {
+/**
+ * The fields every provider shares: endpoints (optional here), scope,
+ * profile mapping and protocol details. {@link OAuthProviderConfig} requires
+ * the three endpoints; {@link OIDCProviderConfig} requires an issuer instead.
+ */
+export interface OAuthProviderBase {
   /** Unique provider identifier; used as `:oauth` in routes. */
   id: string;
   /** Display name. */
@@ -175,15 +179,42 @@ export interface OAuthProviderConfig {
   authorizationParams?: Record<string, string>;
 }
 
+/** A provider's endpoints, scope and profile mapping (no credentials). */
+export interface OAuthProviderConfig extends OAuthProviderBase {
+  /** Provider authorization endpoint. */
+  authorizeURL: string;
+  /** Provider token endpoint. */
+  accessToken: string;
+  /** Provider user-info endpoint. */
+  userInfo: string;
+}
+
+/**
+ * An OpenID Connect provider configured by discovery from its `issuer`:
+ * the endpoints are optional (explicit ones win over discovered ones).
+ */
+export interface OIDCProviderConfig extends OAuthProviderBase {
+  /** The issuer identifier; `{issuer}/.well-known/openid-configuration` is discovered. */
+  issuer: string;
+}
+
 /** A custom provider: its configuration plus client credentials. */
 export interface OAuthProviderCredentials extends OAuthProviderConfig {
   /** OAuth client id. */
   clientId: string;
+  /** OAuth client secret (not sent when `clientAuthMethod` is `none`). */
+  clientSecret: string;
+}
+
+/** A custom OpenID Connect provider configured by discovery, plus client credentials. */
+export interface OIDCProviderCredentials extends OIDCProviderConfig {
+  /** OAuth client id. */
+  clientId: string;
   /**
-   * OAuth client secret, or a function returning one. Not needed when
-   * `clientAuthMethod` is `none`.
+   * OAuth client secret, or a function returning one (awaited per token
+   * request). Not needed when `clientAuthMethod` is `none`.
    */
-  clientSecret: ClientSecret;
+  clientSecret?: ClientSecret;
 }
 
 /** Ids of the built-in providers. */
@@ -249,8 +280,14 @@ export interface BuiltInProviderOptions {
  */
 export type BuiltInProviderEntry =
   & { id: BuiltInProviderId }
-  & Partial<Omit<OAuthProviderCredentials, "id">>
-  & BuiltInProviderOptions;
+  & Partial<Omit<OAuthProviderBase, "id">>
+  & BuiltInProviderOptions
+  & {
+    /** OAuth client id; default from `{ID}_CLIENT_ID`. */
+    clientId?: string;
+    /** Client secret or a function returning one; default from `{ID}_CLIENT_SECRET`. */
+    clientSecret?: ClientSecret;
+  };
 
 /** The options a built-in's `configure` receives, already read from the entry or env. */
 export interface BuiltInOptionValues extends BuiltInProviderOptions {
@@ -259,12 +296,12 @@ export interface BuiltInOptionValues extends BuiltInProviderOptions {
 }
 
 /** What a built-in's `configure` adds to its configuration. */
-export type BuiltInSettings = Partial<Omit<OAuthProviderConfig, "id">> & {
+export type BuiltInSettings = Partial<Omit<OAuthProviderBase, "id">> & {
   clientSecret?: ClientSecret;
 };
 
 /** A built-in provider: configuration with a profile mapper always present. */
-export interface BuiltInProvider extends OAuthProviderConfig {
+export interface BuiltInProvider extends OAuthProviderBase {
   /** The built-in id. */
   id: BuiltInProviderId;
   /** Maps the provider's documented user-info shape to a `User`. */

@@ -276,7 +276,7 @@ Deno.test("provider endpoints and scopes are the documented ones", () => {
 });
 
 Deno.test("x asks for profile_image_url in the user-info URL", () => {
-  const url = new URL(builtInProviders.x.userInfo);
+  const url = new URL(builtInProviders.x.userInfo!);
   assert.equal(url.searchParams.get("user.fields"), "profile_image_url");
 });
 
