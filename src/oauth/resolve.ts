@@ -159,6 +159,14 @@ const OPTION_ENV: Readonly<Record<BuiltInOptionName, string>> = {
   privateKey: "PRIVATE_KEY",
 };
 
+/** Example issuers named in the error of a built-in that needs one. */
+const ISSUER_EXAMPLES: Readonly<Record<string, string>> = {
+  okta: "https://dev-1.okta.com",
+  auth0: "https://example.us.auth0.com/",
+  keycloak: "https://sso.example.com/realms/main",
+  cognito: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123",
+};
+
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // deno-lint-ignore no-control-regex
 const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
@@ -397,6 +405,38 @@ function boundProfile(
   };
 }
 
+/**
+ * The three endpoints, each checked when given; without an issuer all three
+ * are required, and a built-in that takes an issuer names it.
+ */
+function checkEndpoints(
+  merged: Record<string, unknown>,
+  context: { id: string; issuer: string | undefined; builtIn: BuiltInProvider | undefined },
+): ProviderEndpoints {
+  const { id, issuer, builtIn } = context;
+  const endpoints = {
+    authorizeURL: optionalEndpoint(merged, "authorizeURL", id),
+    accessToken: optionalEndpoint(merged, "accessToken", id),
+    userInfo: optionalEndpoint(merged, "userInfo", id),
+  };
+  if (issuer !== undefined) return endpoints;
+  if (builtIn?.options?.includes("issuer")) {
+    fail(
+      `provider "${id}" needs an issuer; expected e.g. issuer: "${
+        ISSUER_EXAMPLES[id] ?? "https://id.example.com"
+      }" (or ${id.toUpperCase()}_ISSUER in the environment).`,
+    );
+  }
+  for (const [key, value] of Object.entries(endpoints)) {
+    if (value === undefined) {
+      fail(
+        `provider "${id}" needs a non-empty string "${key}" (or an issuer to discover it); expected an https URL.`,
+      );
+    }
+  }
+  return endpoints;
+}
+
 function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
   const object = entryObject(entry);
   const id = checkId(object, entry);
@@ -442,36 +482,12 @@ function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
     fail(`provider "${id}" needs a string "scope"; expected e.g. scope: "openid profile email".`);
   }
   const issuer = checkIssuer(merged.issuer, id);
-  const authorizeURL = optionalEndpoint(merged, "authorizeURL", id);
-  const accessToken = optionalEndpoint(merged, "accessToken", id);
-  const userInfo = optionalEndpoint(merged, "userInfo", id);
-  if (issuer === undefined) {
-    if (builtIn?.options?.includes("issuer")) {
-      const upper = id.toUpperCase();
-      fail(
-        `provider "${id}" needs an issuer; expected e.g. issuer: "${
-          ISSUER_EXAMPLES[id] ?? "https://id.example.com"
-        }" (or ${upper}_ISSUER in the environment).`,
-      );
-    }
-    for (
-      const [key, value] of [["authorizeURL", authorizeURL], ["accessToken", accessToken], [
-        "userInfo",
-        userInfo,
-      ]] as const
-    ) {
-      if (value === undefined) {
-        fail(
-          `provider "${id}" needs a non-empty string "${key}" (or an issuer to discover it); expected an https URL.`,
-        );
-      }
-    }
-  }
+  const configured = checkEndpoints(merged, { id, issuer, builtIn });
   const clientIdParam = merged.clientIdParam ?? "client_id";
   if (typeof clientIdParam !== "string" || !/^[a-z_]{1,32}$/.test(clientIdParam)) {
     fail(`provider "${id}" clientIdParam must be a parameter name; expected e.g. "client_id".`);
   }
-  const configured: ProviderEndpoints = { authorizeURL, accessToken, userInfo };
+  const { authorizeURL, accessToken, userInfo } = configured;
   const mapper = (merged.profile as ProfileMapper | undefined) ?? defaultProfile;
   return Object.freeze({
     id,
@@ -500,14 +516,6 @@ function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
     ),
   }) as ResolvedProvider;
 }
-
-/** Example issuers named in the error of a built-in that needs one. */
-const ISSUER_EXAMPLES: Readonly<Record<string, string>> = {
-  okta: "https://dev-1.okta.com",
-  auth0: "https://example.us.auth0.com/",
-  keycloak: "https://sso.example.com/realms/main",
-  cognito: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123",
-};
 
 /** Copies the keys whose value is not `undefined`. */
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
