@@ -6,7 +6,7 @@
  */
 
 import { codeChallengeS256, randomToken } from "./pkce.ts";
-import type { ResolvedProvider } from "./resolve.ts";
+import { requireEndpoint, type ResolvedProvider } from "./resolve.ts";
 
 /** An authorization request and the secrets its callback will need. */
 export interface AuthorizationRequest {
@@ -29,16 +29,19 @@ export async function createAuthorizationRequest(
 ): Promise<AuthorizationRequest> {
   const state = randomToken(32);
   const codeVerifier = randomToken(32);
-  const url = new URL(provider.authorizeURL);
+  const url = new URL(requireEndpoint(provider, "authorizeURL"));
   for (const [key, value] of Object.entries(provider.authorizationParams)) {
     url.searchParams.set(key, value);
   }
   url.searchParams.set("response_type", "code");
-  url.searchParams.set("client_id", provider.clientId);
+  url.searchParams.set(provider.clientIdParam, provider.clientId);
   url.searchParams.set("redirect_uri", options.redirectURI);
   if (provider.scope !== "") url.searchParams.set("scope", provider.scope);
   url.searchParams.set("state", state);
-  url.searchParams.set("code_challenge", await codeChallengeS256(codeVerifier));
-  url.searchParams.set("code_challenge_method", "S256");
+  if (provider.responseMode === "form_post") url.searchParams.set("response_mode", "form_post");
+  if (provider.pkce) {
+    url.searchParams.set("code_challenge", await codeChallengeS256(codeVerifier));
+    url.searchParams.set("code_challenge_method", "S256");
+  }
   return { url: url.href, state, codeVerifier };
 }

@@ -1,37 +1,175 @@
 /**
  * Turns the `oauth` config entries into validated, frozen providers:
  * built-in ids get their credentials from `{ID}_CLIENT_ID` /
- * `{ID}_CLIENT_SECRET`, custom providers are checked field by field.
+ * `{ID}_CLIENT_SECRET` and their options from the entry or
+ * `{ID}_{OPTION}`; custom providers are checked field by field. Every
+ * check is synchronous and throws a `TypeError` naming the fix.
  *
  * @module
  */
 
 import { type EnvReader, lookupEnv } from "../env.ts";
+import { AuthError } from "../errors.ts";
 import type { User } from "../types.ts";
-import { defaultProfile } from "./profile.ts";
+import { defaultProfile, isRecord } from "./profile.ts";
 import { builtInProviders, isBuiltInProviderId } from "./providers/mod.ts";
-import type { ClientAuthMethod, OAuthProviderCredentials, ProfileContext } from "./types.ts";
-import { isRecord } from "../is_record.ts";
+import type {
+  BuiltInOptionName,
+  BuiltInOptionValues,
+  BuiltInProvider,
+  ClientAuthMethod,
+  ClientSecret,
+  OAuthTokens,
+  ProfileMapper,
+  ProviderEndpoints,
+} from "./types.ts";
+import { hostBoundFetch } from "./user_info.ts";
 
-/** A provider ready for the flow: every field present and checked. */
-export interface ResolvedProvider extends OAuthProviderCredentials {
-  /** Maps the user-info object to a `User` (the provider's own or the default mapping). */
-  profile: (profile: Record<string, unknown>, context: ProfileContext) => User | Promise<User>;
+/** What the flow hands a resolved provider's `profile`. */
+export interface ProfileInput {
+  /** The tokens from the token exchange. */
+  tokens: OAuthTokens;
+  /** The instance's fetch with the provider timeout; the provider binds it to its hosts. */
+  fetch: typeof fetch;
+  /** Endpoints found by discovery; configured ones win over them. */
+  discovered?: ProviderEndpoints;
+}
+
+/** A provider ready for the flow: every field present and checked, frozen. */
+export interface ResolvedProvider {
+  /** Unique provider identifier; used as `:oauth` in routes. */
+  readonly id: string;
+  /** Display name. */
+  readonly name: string;
+  /** Authorization endpoint; `undefined` until discovery when only `issuer` is set. */
+  readonly authorizeURL?: string;
+  /** Token endpoint; `undefined` until discovery when only `issuer` is set. */
+  readonly accessToken?: string;
+  /** User-info endpoint; `undefined` for ID-token-only providers or until discovery. */
+  readonly userInfo?: string;
+  /** Scopes requested, space separated. */
+  readonly scope: string;
+  /** Always `code`. */
+  readonly responseType: "code";
+  /** OAuth client id. */
+  readonly clientId: string;
+  /** Client secret (a function is awaited per token request); absent with `none`. */
+  readonly clientSecret?: ClientSecret;
+  /**
+   * Maps the user-info object to a `User` (the provider's own mapper or the
+   * default mapping), handing the mapper the configured endpoints and a fetch
+   * bound to the hosts of the token and user-info endpoints.
+   */
+  readonly profile: (profile: Record<string, unknown>, input: ProfileInput) => Promise<User>;
+  /** Issuer identifier, when configured. */
+  readonly issuer?: string;
+  /** JWKS URL, when configured. */
+  readonly jwksURI?: string;
+  /** Accepted ID-token algorithms, when configured. */
+  readonly idTokenAlgorithms?: readonly string[];
+  /** Expected ID-token `iss` from verified claims, when the provider needs one per tenant. */
+  readonly issuerFor?: (claims: Readonly<Record<string, unknown>>) => string | undefined;
+  /** Whether the ID token's `nonce` is checked. */
+  readonly nonce: boolean;
+  /** `query` or `form_post`. */
+  readonly responseMode: "query" | "form_post";
   /** Client authentication at the token endpoint. */
-  clientAuthMethod: ClientAuthMethod;
+  readonly clientAuthMethod: ClientAuthMethod;
+  /** Name of the client id parameter (`client_id`, TikTok `client_key`). */
+  readonly clientIdParam: string;
+  /** Whether PKCE is sent. */
+  readonly pkce: boolean;
+  /** User-info request method. */
+  readonly userInfoMethod: "GET" | "POST";
+  /** Extra headers for every call to the provider. */
+  readonly headers: Readonly<Record<string, string>>;
   /** Extra authorization request parameters. */
-  authorizationParams: Readonly<Record<string, string>>;
+  readonly authorizationParams: Readonly<Record<string, string>>;
 }
 
 /** Parameters the flow sets itself; `authorizationParams` may not override them. */
 const RESERVED_AUTHORIZATION_PARAMS: ReadonlySet<string> = new Set([
   "state",
+  "nonce",
   "code_challenge",
   "code_challenge_method",
+  "code_verifier",
   "redirect_uri",
   "client_id",
+  "client_secret",
   "response_type",
+  "response_mode",
+  "scope",
 ]);
+
+/** Keys an `oauth` entry may have (a typo must not pass silently). */
+const KNOWN_KEYS: ReadonlySet<string> = new Set([
+  "id",
+  "name",
+  "authorizeURL",
+  "accessToken",
+  "userInfo",
+  "scope",
+  "responseType",
+  "profile",
+  "issuer",
+  "jwksURI",
+  "idTokenAlgorithms",
+  "issuerFor",
+  "nonce",
+  "responseMode",
+  "clientAuthMethod",
+  "clientIdParam",
+  "pkce",
+  "userInfoMethod",
+  "headers",
+  "authorizationParams",
+  "clientId",
+  "clientSecret",
+  // Built-in options, and the fields of a spread built-in provider.
+  "tenant",
+  "teamId",
+  "keyId",
+  "privateKey",
+  "options",
+  "configure",
+]);
+
+/** ID-token algorithms a provider may name (DECISIONS "OpenID Connect"). */
+const ID_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set([
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "HS256",
+]);
+
+/** Env key suffix of each built-in option. */
+const OPTION_ENV: Readonly<Record<BuiltInOptionName, string>> = {
+  issuer: "ISSUER",
+  tenant: "TENANT_ID",
+  teamId: "TEAM_ID",
+  keyId: "KEY_ID",
+  privateKey: "PRIVATE_KEY",
+};
+
+/** Example issuers named in the error of a built-in that needs one. */
+const ISSUER_EXAMPLES: Readonly<Record<string, string>> = {
+  okta: "https://dev-1.okta.com",
+  auth0: "https://example.us.auth0.com/",
+  keycloak: "https://sso.example.com/realms/main",
+  cognito: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123",
+};
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// deno-lint-ignore no-control-regex
+const HEADER_VALUE_FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 function fail(message: string): never {
   throw new TypeError(`createAuth: ${message}`);
@@ -40,28 +178,68 @@ function fail(message: string): never {
 function text(entry: Record<string, unknown>, key: string, id: string): string {
   const value = entry[key];
   if (typeof value !== "string" || value.trim() === "") {
-    fail(`provider "${id}" needs a non-empty string "${key}".`);
+    fail(`provider "${id}" needs a non-empty string "${key}"; expected e.g. ${key}: "...".`);
   }
   return value;
 }
 
-function endpoint(entry: Record<string, unknown>, key: string, id: string): string {
-  const value = text(entry, key, id);
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname.endsWith(".localhost") ||
+    hostname === "127.0.0.1" || hostname === "[::1]";
+}
+
+/**
+ * Checks an issuer or endpoint URL: absolute, `https:` (plain `http:` only on
+ * a loopback host), no credentials, no fragment. Returns its parsed form.
+ *
+ * @example
+ * ```ts
+ * import { checkProviderURL } from "./resolve.ts";
+ *
+ * checkProviderURL("https://dev-1.okta.com", { id: "okta", key: "issuer" }); // "https://dev-1.okta.com/"
+ * ```
+ */
+export function checkProviderURL(value: unknown, where: { id: string; key: string }): string {
+  const { id, key } = where;
+  if (typeof value !== "string" || value.trim() === "") {
+    fail(`provider "${id}" needs a non-empty string "${key}"; expected an https URL.`);
+  }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    fail(`provider "${id}" ${key} must be an absolute URL, got "${value}".`);
+    fail(`provider "${id}" ${key} must be an absolute URL, got "${value}"; expected an https URL.`);
   }
-  const local = url.hostname === "localhost" || url.hostname.endsWith(".localhost") ||
-    url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && local)) {
-    fail(`provider "${id}" ${key} must use https (http is allowed only for localhost).`);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
+    fail(
+      `provider "${id}" ${key} must use https (http is allowed only for localhost); expected an https URL.`,
+    );
   }
   if (url.username || url.password || url.hash) {
-    fail(`provider "${id}" ${key} must not contain credentials or a fragment.`);
+    fail(
+      `provider "${id}" ${key} must not contain credentials or a fragment; expected a plain https URL.`,
+    );
   }
   return url.href;
+}
+
+function optionalEndpoint(
+  merged: Record<string, unknown>,
+  key: "authorizeURL" | "accessToken" | "userInfo" | "jwksURI",
+  id: string,
+): string | undefined {
+  return merged[key] === undefined ? undefined : checkProviderURL(merged[key], { id, key });
+}
+
+/** An issuer keeps its exact spelling (a trailing slash is significant); only its form is checked. */
+function checkIssuer(value: unknown, id: string): string | undefined {
+  if (value === undefined) return undefined;
+  checkProviderURL(value, { id, key: "issuer" });
+  const issuer = value as string;
+  if (issuer.includes("?")) {
+    fail(`provider "${id}" issuer must not have a query; expected e.g. "https://dev-1.okta.com".`);
+  }
+  return issuer;
 }
 
 function envCredential(id: string, suffix: "CLIENT_ID" | "CLIENT_SECRET", read: EnvReader): string {
@@ -77,17 +255,119 @@ function envCredential(id: string, suffix: "CLIENT_ID" | "CLIENT_SECRET", read: 
   return value;
 }
 
-function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
-  const object: Record<string, unknown> = typeof entry === "string"
-    ? { id: entry }
-    : isRecord(entry)
-    ? entry
-    : fail(
-      "each oauth entry must be a built-in provider id or a provider object.",
+function optionalBoolean(merged: Record<string, unknown>, key: string, id: string): boolean {
+  const value = merged[key] ?? true;
+  if (typeof value !== "boolean") {
+    fail(`provider "${id}" ${key} must be a boolean; expected true or false.`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(
+  merged: Record<string, unknown>,
+  key: string,
+  id: string,
+  allowed: readonly T[],
+): T {
+  const value = merged[key] ?? allowed[0];
+  if (!allowed.includes(value as T)) {
+    fail(
+      `provider "${id}" ${key} must be ${allowed.map((item) => `"${item}"`).join(" or ")}; got ${
+        JSON.stringify(value)
+      }.`,
     );
+  }
+  return value as T;
+}
+
+function stringRecord(value: unknown, key: string, id: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isRecord(value) || !Object.values(value).every((item) => typeof item === "string")) {
+    fail(
+      `provider "${id}" ${key} must be an object of strings; expected e.g. { prompt: "consent" }.`,
+    );
+  }
+  return { ...(value as Record<string, string>) };
+}
+
+function checkHeaders(value: unknown, id: string): Record<string, string> {
+  const headers = stringRecord(value, "headers", id);
+  for (const [name, item] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name) || HEADER_VALUE_FORBIDDEN.test(item)) {
+      fail(
+        `provider "${id}" header "${name}" is not a valid header; expected e.g. { "User-Agent": "web:my-app:1.0" }.`,
+      );
+    }
+  }
+  return headers;
+}
+
+function checkAuthorizationParams(
+  value: unknown,
+  id: string,
+  clientIdParam: string,
+): Record<string, string> {
+  const params = stringRecord(value, "authorizationParams", id);
+  for (const key of Object.keys(params)) {
+    if (RESERVED_AUTHORIZATION_PARAMS.has(key) || key === clientIdParam) {
+      fail(
+        `provider "${id}" authorizationParams may not set "${key}": the flow sets it${
+          key === "scope" ? " (use scope)" : ""
+        }; expected other parameters, e.g. { prompt: "consent" }.`,
+      );
+    }
+  }
+  return params;
+}
+
+function checkAlgorithms(value: unknown, id: string): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !Array.isArray(value) || value.length === 0 ||
+    !value.every((item) => typeof item === "string" && ID_TOKEN_ALGORITHMS.has(item))
+  ) {
+    fail(
+      `provider "${id}" idTokenAlgorithms must be a non-empty list of JWS algorithms; expected e.g. ["RS256"] (never "none").`,
+    );
+  }
+  return Object.freeze([...value]);
+}
+
+/** Reads a built-in's options from the entry, else from env `{ID}_{OPTION}`. */
+function readOptions(
+  provider: BuiltInProvider,
+  entry: Record<string, unknown>,
+  read: EnvReader,
+  clientId: string,
+): BuiltInOptionValues {
+  const values: BuiltInOptionValues = { clientId };
+  for (const name of provider.options ?? []) {
+    const given = entry[name];
+    if (given !== undefined && typeof given !== "string") {
+      fail(`provider "${provider.id}" ${name} must be a string; expected e.g. ${name}: "...".`);
+    }
+    const value = given ?? lookupEnv(`${provider.id.toUpperCase()}_${OPTION_ENV[name]}`, read);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+function entryObject(entry: unknown): Record<string, unknown> {
+  if (typeof entry === "string") return { id: entry };
+  if (isRecord(entry)) return entry;
+  return fail(
+    'each oauth entry must be a built-in provider id or a provider object; expected e.g. "github" or { id, name, ... }.',
+  );
+}
+
+function checkId(object: Record<string, unknown>, entry: unknown): string {
   const id = object.id;
   if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
-    fail(`a provider id must be 1-64 letters, digits, "-" or "_", got ${JSON.stringify(id)}.`);
+    fail(
+      `a provider id must be 1-64 letters, digits, "-" or "_", got ${
+        JSON.stringify(id)
+      }; expected e.g. "github".`,
+    );
   }
   if (id === "credentials") {
     fail(`"credentials" is reserved for username/password sign-in; choose another provider id.`);
@@ -99,62 +379,151 @@ function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
       }, or a provider object.`,
     );
   }
-  const merged: Record<string, unknown> = isBuiltInProviderId(id)
-    ? { ...builtInProviders[id], ...object }
-    : object;
-  const clientId = merged.clientId ?? envCredential(id, "CLIENT_ID", read);
-  const clientSecret = merged.clientSecret ?? envCredential(id, "CLIENT_SECRET", read);
-  merged.clientId = clientId;
-  merged.clientSecret = clientSecret;
-
-  const responseType = merged.responseType ?? "code";
-  if (responseType !== "code") {
-    fail(
-      `provider "${id}" responseType must be "code": this version runs the authorization-code flow.`,
-    );
-  }
-  const clientAuthMethod = merged.clientAuthMethod ?? "client_secret_basic";
-  if (clientAuthMethod !== "client_secret_basic" && clientAuthMethod !== "client_secret_post") {
-    fail(
-      `provider "${id}" clientAuthMethod must be "client_secret_basic" or "client_secret_post".`,
-    );
-  }
-  if (merged.profile !== undefined && typeof merged.profile !== "function") {
-    fail(`provider "${id}" profile must be a function.`);
-  }
-  if (merged.issuer !== undefined && typeof merged.issuer !== "string") {
-    fail(`provider "${id}" issuer must be a string.`);
-  }
-  const params = merged.authorizationParams ?? {};
-  if (!isRecord(params) || !Object.values(params).every((value) => typeof value === "string")) {
-    fail(`provider "${id}" authorizationParams must be an object of strings.`);
-  }
-  for (const key of Object.keys(params)) {
-    if (RESERVED_AUTHORIZATION_PARAMS.has(key) || key === "scope") {
+  for (const key of Object.keys(object)) {
+    if (!KNOWN_KEYS.has(key)) {
       fail(
-        `provider "${id}" authorizationParams may not set "${key}": the flow sets it${
-          key === "scope" ? " (use scope)" : ""
-        }.`,
+        `provider "${id}" has an unknown key "${key}"; expected the fields of OAuthProviderCredentials.`,
       );
     }
   }
+  return id;
+}
+
+/** The configured endpoints win; discovered ones only fill gaps. */
+function boundProfile(
+  mapper: ProfileMapper,
+  configured: ProviderEndpoints,
+): ResolvedProvider["profile"] {
+  return async (raw, input) => {
+    const endpoints: ProviderEndpoints = Object.freeze({
+      authorizeURL: configured.authorizeURL ?? input.discovered?.authorizeURL,
+      accessToken: configured.accessToken ?? input.discovered?.accessToken,
+      userInfo: configured.userInfo ?? input.discovered?.userInfo,
+    });
+    const fetchFn = hostBoundFetch(input.fetch, [endpoints.accessToken, endpoints.userInfo]);
+    return await mapper(raw, { tokens: input.tokens, endpoints, fetch: fetchFn });
+  };
+}
+
+/**
+ * The three endpoints, each checked when given; without an issuer all three
+ * are required, and a built-in that takes an issuer names it.
+ */
+function checkEndpoints(
+  merged: Record<string, unknown>,
+  context: { id: string; issuer: string | undefined; builtIn: BuiltInProvider | undefined },
+): ProviderEndpoints {
+  const { id, issuer, builtIn } = context;
+  const endpoints = {
+    authorizeURL: optionalEndpoint(merged, "authorizeURL", id),
+    accessToken: optionalEndpoint(merged, "accessToken", id),
+    userInfo: optionalEndpoint(merged, "userInfo", id),
+  };
+  if (issuer !== undefined) return endpoints;
+  if (builtIn?.options?.includes("issuer")) {
+    fail(
+      `provider "${id}" needs an issuer; expected e.g. issuer: "${
+        ISSUER_EXAMPLES[id] ?? "https://id.example.com"
+      }" (or ${id.toUpperCase()}_ISSUER in the environment).`,
+    );
+  }
+  for (const [key, value] of Object.entries(endpoints)) {
+    if (value === undefined) {
+      fail(
+        `provider "${id}" needs a non-empty string "${key}" (or an issuer to discover it); expected an https URL.`,
+      );
+    }
+  }
+  return endpoints;
+}
+
+function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
+  const object = entryObject(entry);
+  const id = checkId(object, entry);
+  const builtIn = isBuiltInProviderId(id) ? builtInProviders[id] : undefined;
+  const clientIdValue = object.clientId ?? envCredential(id, "CLIENT_ID", read);
+  const clientId = text({ clientId: clientIdValue }, "clientId", id);
+  let merged: Record<string, unknown> = object;
+  if (builtIn !== undefined) {
+    const settings = builtIn.configure?.(readOptions(builtIn, object, read, clientId)) ?? {};
+    merged = { ...builtIn, ...settings, ...object };
+    // An option that is also a field (issuer) keeps the form its provider gave it.
+    for (const name of builtIn.options ?? []) {
+      if (Object.hasOwn(settings, name)) merged[name] = (settings as Record<string, unknown>)[name];
+    }
+  }
+  merged.clientId = clientId;
+
+  const clientAuthMethod = oneOf<ClientAuthMethod>(merged, "clientAuthMethod", id, [
+    "client_secret_basic",
+    "client_secret_post",
+    "none",
+  ]);
+  let clientSecret: ClientSecret | undefined;
+  if (clientAuthMethod !== "none") {
+    const value = merged.clientSecret ?? envCredential(id, "CLIENT_SECRET", read);
+    if (typeof value === "function") {
+      clientSecret = value as () => Promise<string>;
+    } else {
+      clientSecret = text({ clientSecret: value }, "clientSecret", id);
+    }
+  }
+  if ((merged.responseType ?? "code") !== "code") {
+    fail(
+      `provider "${id}" responseType must be "code": this version runs the authorization-code flow; expected responseType: "code".`,
+    );
+  }
+  for (const key of ["profile", "issuerFor"]) {
+    if (merged[key] !== undefined && typeof merged[key] !== "function") {
+      fail(`provider "${id}" ${key} must be a function; expected (claims) => ... .`);
+    }
+  }
+  if (typeof merged.scope !== "string") {
+    fail(`provider "${id}" needs a string "scope"; expected e.g. scope: "openid profile email".`);
+  }
+  const issuer = checkIssuer(merged.issuer, id);
+  const configured = checkEndpoints(merged, { id, issuer, builtIn });
+  const clientIdParam = merged.clientIdParam ?? "client_id";
+  if (typeof clientIdParam !== "string" || !/^[a-z_]{1,32}$/.test(clientIdParam)) {
+    fail(`provider "${id}" clientIdParam must be a parameter name; expected e.g. "client_id".`);
+  }
+  const { authorizeURL, accessToken, userInfo } = configured;
+  const mapper = (merged.profile as ProfileMapper | undefined) ?? defaultProfile;
   return Object.freeze({
     id,
     name: text(merged, "name", id),
-    authorizeURL: endpoint(merged, "authorizeURL", id),
-    accessToken: endpoint(merged, "accessToken", id),
-    userInfo: endpoint(merged, "userInfo", id),
-    scope: typeof merged.scope === "string"
-      ? merged.scope
-      : fail(`provider "${id}" needs a string "scope".`),
+    ...defined({ authorizeURL, accessToken, userInfo }),
+    scope: merged.scope,
     responseType: "code",
-    clientId: text(merged, "clientId", id),
-    clientSecret: text(merged, "clientSecret", id),
-    profile: (merged.profile as ResolvedProvider["profile"] | undefined) ?? defaultProfile,
-    issuer: merged.issuer as string | undefined,
+    clientId,
+    ...defined({ clientSecret }),
+    profile: boundProfile(mapper, configured),
+    ...defined({
+      issuer,
+      jwksURI: optionalEndpoint(merged, "jwksURI", id),
+      idTokenAlgorithms: checkAlgorithms(merged.idTokenAlgorithms, id),
+      issuerFor: merged.issuerFor as ResolvedProvider["issuerFor"],
+    }),
+    nonce: optionalBoolean(merged, "nonce", id),
+    responseMode: oneOf(merged, "responseMode", id, ["query", "form_post"] as const),
     clientAuthMethod,
-    authorizationParams: Object.freeze({ ...(params as Record<string, string>) }),
-  });
+    clientIdParam,
+    pkce: optionalBoolean(merged, "pkce", id),
+    userInfoMethod: oneOf(merged, "userInfoMethod", id, ["GET", "POST"] as const),
+    headers: Object.freeze(checkHeaders(merged.headers, id)),
+    authorizationParams: Object.freeze(
+      checkAuthorizationParams(merged.authorizationParams, id, clientIdParam),
+    ),
+  }) as ResolvedProvider;
+}
+
+/** Copies the keys whose value is not `undefined`. */
+function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) out[key as keyof T] = value as T[keyof T];
+  }
+  return out;
 }
 
 /** Resolves every entry; duplicate ids and missing credentials throw, naming the fix. */
@@ -165,8 +534,71 @@ export function resolveProviders(
   const providers = new Map<string, ResolvedProvider>();
   for (const entry of entries) {
     const provider = resolveOne(entry, read);
-    if (providers.has(provider.id)) fail(`provider id "${provider.id}" is configured twice.`);
+    if (providers.has(provider.id)) {
+      fail(`provider id "${provider.id}" is configured twice; expected each id once.`);
+    }
     providers.set(provider.id, provider);
   }
   return providers;
+}
+
+/**
+ * Whether a provider runs OpenID Connect: its scope contains `openid`.
+ *
+ * @example
+ * ```ts
+ * import { isOpenIDConnect } from "./resolve.ts";
+ *
+ * isOpenIDConnect({ scope: "openid email" }); // true
+ * ```
+ */
+export function isOpenIDConnect(provider: { readonly scope: string }): boolean {
+  return provider.scope.split(/\s+/).includes("openid");
+}
+
+/**
+ * Whether a provider's configuration must be completed by discovery before
+ * the flow can run: an `issuer` is set and the authorization or token
+ * endpoint is missing, or (OpenID Connect) the JWKS URL is.
+ *
+ * @example
+ * ```ts
+ * import { needsDiscovery } from "./resolve.ts";
+ *
+ * needsDiscovery({ issuer: "https://dev-1.okta.com", scope: "openid" }); // true
+ * ```
+ */
+export function needsDiscovery(
+  provider: Pick<ResolvedProvider, "issuer" | "authorizeURL" | "accessToken" | "jwksURI" | "scope">,
+): boolean {
+  if (provider.issuer === undefined) return false;
+  return provider.authorizeURL === undefined || provider.accessToken === undefined ||
+    (isOpenIDConnect(provider) && provider.jwksURI === undefined);
+}
+
+/**
+ * A provider endpoint the flow needs, or a 500 `AuthError` when it is not
+ * known (an issuer-only provider whose discovery has not run): the flow
+ * fails closed rather than guessing a URL.
+ *
+ * @example
+ * ```ts
+ * import { requireEndpoint } from "./resolve.ts";
+ *
+ * requireEndpoint({ id: "github", accessToken: "https://github.com/login/oauth/access_token" }, "accessToken");
+ * ```
+ */
+export function requireEndpoint(
+  provider: Pick<ResolvedProvider, "id" | "authorizeURL" | "accessToken" | "userInfo">,
+  key: "authorizeURL" | "accessToken" | "userInfo",
+): string {
+  const url = provider[key];
+  if (url === undefined) {
+    throw new AuthError(
+      "server_error",
+      `The provider's ${key} is not known; expected it configured or discovered from its issuer.`,
+      { status: 500 },
+    );
+  }
+  return url;
 }

@@ -14,8 +14,9 @@ import {
   readProviderText,
 } from "./provider_fetch.ts";
 import { mediaType } from "../http.ts";
-import type { ResolvedProvider } from "./resolve.ts";
-import type { OAuthTokens } from "./types.ts";
+import { requireEndpoint, type ResolvedProvider } from "./resolve.ts";
+import type { ClientSecret, OAuthTokens } from "./types.ts";
+import { withProviderHeaders } from "./user_info.ts";
 
 /** RFC 6749 2.3.1: client id and secret are form-encoded before Basic encoding. */
 function basicCredentials(id: string, secret: string): string {
@@ -26,33 +27,58 @@ function basicCredentials(id: string, secret: string): string {
   return `Basic ${btoa(binary)}`;
 }
 
-/** Exchanges the code for tokens; any failure is an `AuthError` (502 or the provider's code). */
+/** The client secret as a string; a failing secret function fails the exchange closed. */
+async function secretValue(secret: ClientSecret | undefined): Promise<string> {
+  if (typeof secret === "string") return secret;
+  if (secret === undefined) throw providerError("The provider has no client secret.");
+  let value: unknown;
+  try {
+    value = await secret();
+  } catch {
+    throw new AuthError("server_error", "The client secret could not be made.", { status: 500 });
+  }
+  if (typeof value !== "string" || value === "") {
+    throw new AuthError("server_error", "The client secret could not be made.", { status: 500 });
+  }
+  return value;
+}
+
+/**
+ * Exchanges the code for tokens; any failure is an `AuthError` (502 or the
+ * provider's code). A client secret given as a function is awaited here;
+ * `codeVerifier` is left out for a provider with `pkce: false`.
+ */
 export async function exchangeCode(
   fetchFn: typeof fetch,
   provider: ResolvedProvider,
   params: { code: string; redirectURI: string; codeVerifier: string },
 ): Promise<OAuthTokens> {
+  const url = requireEndpoint(provider, "accessToken");
   const body = new URLSearchParams({
     grant_type: "authorization_code",
     code: params.code,
     redirect_uri: params.redirectURI,
-    code_verifier: params.codeVerifier,
   });
-  const headers = new Headers({
-    Accept: "application/json",
-    "Content-Type": "application/x-www-form-urlencoded",
-  });
-  if (provider.clientAuthMethod === "client_secret_post") {
-    body.set("client_id", provider.clientId);
-    body.set("client_secret", provider.clientSecret);
+  if (provider.pkce) body.set("code_verifier", params.codeVerifier);
+  const headers = withProviderHeaders(
+    new Headers({
+      Accept: "application/json",
+      "Content-Type": "application/x-www-form-urlencoded",
+    }),
+    provider.headers,
+  );
+  if (provider.clientAuthMethod === "none") {
+    body.set(provider.clientIdParam, provider.clientId);
+  } else if (provider.clientAuthMethod === "client_secret_post") {
+    body.set(provider.clientIdParam, provider.clientId);
+    body.set("client_secret", await secretValue(provider.clientSecret));
   } else {
-    headers.set("Authorization", basicCredentials(provider.clientId, provider.clientSecret));
+    headers.set(
+      "Authorization",
+      basicCredentials(provider.clientId, await secretValue(provider.clientSecret)),
+    );
   }
-  const response = await callProvider(fetchFn, provider.accessToken, {
-    method: "POST",
-    headers,
-    body,
-  }, "token");
+  const response = await callProvider(fetchFn, url, { method: "POST", headers, body }, "token");
   const text = await readProviderText(response, "token");
   const type = mediaType(response);
   let data: Record<string, unknown>;

@@ -266,7 +266,7 @@ Deno.test("a provider id with a slash or a space is refused", () => {
 });
 
 Deno.test("an unknown built-in id is refused naming the built-ins", () => {
-  assert.throws(() => make(["google"]), /unknown built-in provider "google".*github/);
+  assert.throws(() => make(["myspace"]), /unknown built-in provider "myspace".*github/);
 });
 
 Deno.test("an inherited property name is not a built-in id", () => {
@@ -379,4 +379,142 @@ Deno.test("redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is o
     new URL(used.headers.get("Location")!).searchParams.get("redirect_uri"),
     "https://evil.example/auth/callback/fake",
   );
+});
+
+// The new built-ins through createAuth
+
+const NEW_AUTHORIZE: Record<string, { url: string; scope: string | null; pkce: boolean }> = {
+  google: {
+    url: "https://accounts.google.com/o/oauth2/v2/auth",
+    scope: "openid email profile",
+    pkce: true,
+  },
+  apple: {
+    url: "https://appleid.apple.com/auth/authorize",
+    scope: "openid name email",
+    pkce: true,
+  },
+  microsoft: {
+    url: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
+    scope: "openid profile email",
+    pkce: true,
+  },
+  facebook: {
+    url: "https://www.facebook.com/v26.0/dialog/oauth",
+    scope: "email public_profile",
+    pkce: true,
+  },
+  linkedin: {
+    url: "https://www.linkedin.com/oauth/v2/authorization",
+    scope: "openid profile email",
+    pkce: false,
+  },
+  slack: {
+    url: "https://slack.com/openid/connect/authorize",
+    scope: "openid profile email",
+    pkce: false,
+  },
+  twitch: {
+    url: "https://id.twitch.tv/oauth2/authorize",
+    scope: "openid user:read:email",
+    pkce: true,
+  },
+  reddit: { url: "https://www.reddit.com/api/v1/authorize", scope: "identity", pkce: true },
+  dropbox: {
+    url: "https://www.dropbox.com/oauth2/authorize",
+    scope: "account_info.read",
+    pkce: true,
+  },
+  notion: { url: "https://api.notion.com/v1/oauth/authorize", scope: null, pkce: true },
+  zoom: { url: "https://zoom.us/oauth/authorize", scope: "user:read:user", pkce: true },
+  atlassian: { url: "https://auth.atlassian.com/authorize", scope: "read:me", pkce: true },
+  salesforce: {
+    url: "https://login.salesforce.com/services/oauth2/authorize",
+    scope: "openid profile email",
+    pkce: true,
+  },
+  line: {
+    url: "https://access.line.me/oauth2/v2.1/authorize",
+    scope: "openid profile email",
+    pkce: true,
+  },
+  kakao: {
+    url: "https://kauth.kakao.com/oauth/authorize",
+    scope: "openid profile_nickname profile_image account_email",
+    pkce: true,
+  },
+  naver: { url: "https://nid.naver.com/oauth2.0/authorize", scope: null, pkce: true },
+  patreon: {
+    url: "https://www.patreon.com/oauth2/authorize",
+    scope: "identity identity[email]",
+    pkce: true,
+  },
+  strava: { url: "https://www.strava.com/oauth/authorize", scope: "read", pkce: true },
+  roblox: {
+    url: "https://apis.roblox.com/oauth/v1/authorize",
+    scope: "openid profile",
+    pkce: true,
+  },
+  yahoo: {
+    url: "https://api.login.yahoo.com/oauth2/request_auth",
+    scope: "openid profile email",
+    pkce: true,
+  },
+  amazon: { url: "https://www.amazon.com/ap/oa", scope: "profile", pkce: true },
+};
+
+for (const [id, expected] of Object.entries(NEW_AUTHORIZE)) {
+  Deno.test(`built-in ${id}'s authorization URL has its endpoint, scope and callback`, async () => {
+    const upper = id.toUpperCase();
+    const browser = browserFor([id], {
+      env: { [`${upper}_CLIENT_ID`]: `${id}-id`, [`${upper}_CLIENT_SECRET`]: `${id}-secret` },
+    });
+    const url = await startSignIn(browser, id);
+    assert.equal(`${url.origin}${url.pathname}`, expected.url);
+    assert.equal(url.searchParams.get("scope"), expected.scope);
+    assert.equal(url.searchParams.get("client_id"), `${id}-id`);
+    assert.equal(url.searchParams.get("redirect_uri"), `${ORIGIN}/auth/callback/${id}`);
+    assert.equal(url.searchParams.get("code_challenge_method"), expected.pkce ? "S256" : null);
+    assert.equal(url.searchParams.has("client_secret"), false);
+  });
+}
+
+Deno.test("built-in tiktok's authorization URL carries client_key and no PKCE", async () => {
+  const browser = browserFor(["tiktok"], {
+    env: { TIKTOK_CLIENT_ID: "tk-key", TIKTOK_CLIENT_SECRET: "tk-secret" },
+  });
+  const url = await startSignIn(browser, "tiktok");
+  assert.equal(`${url.origin}${url.pathname}`, "https://www.tiktok.com/v2/auth/authorize/");
+  assert.equal(url.searchParams.get("client_key"), "tk-key");
+  assert.equal(url.searchParams.has("client_id"), false);
+  assert.equal(url.searchParams.has("code_challenge"), false);
+});
+
+Deno.test("{ id: 'microsoft', tenant } signs in at that tenant", async () => {
+  const tenant = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+  const browser = browserFor([{ id: "microsoft", tenant }], {
+    env: { MICROSOFT_CLIENT_ID: "i", MICROSOFT_CLIENT_SECRET: "s" },
+  });
+  const url = await startSignIn(browser, "microsoft");
+  assert.equal(url.pathname, `/${tenant}/oauth2/v2.0/authorize`);
+});
+
+Deno.test("createAuth refuses okta without an issuer, naming OKTA_ISSUER", () => {
+  assert.throws(
+    () => make(["okta"], { env: { OKTA_CLIENT_ID: "i", OKTA_CLIENT_SECRET: "s" } }),
+    (error: unknown) =>
+      error instanceof TypeError && /"okta" needs an issuer; expected e\.g\./.test(error.message) &&
+      /OKTA_ISSUER/.test(error.message),
+  );
+});
+
+Deno.test("createAuth accepts okta with OKTA_ISSUER in the environment", () => {
+  make(["okta"], {
+    env: { OKTA_CLIENT_ID: "i", OKTA_CLIENT_SECRET: "s", OKTA_ISSUER: "https://dev-1.okta.com" },
+  });
+});
+
+Deno.test("a custom provider endpoint on an http IP that is not loopback is refused", () => {
+  invalid({ ...FAKE, userInfo: "http://10.0.0.1/userinfo" }, /https/);
+  invalid({ ...FAKE, userInfo: "http://localhost.evil.example/userinfo" }, /https/);
 });

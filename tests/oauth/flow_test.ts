@@ -488,7 +488,7 @@ const BUILT_INS: BuiltInCase[] = [
     expected: {
       sub: "wizzler",
       name: "JM Wizzler",
-      email: "email@example.com",
+      // Spotify documents its email as unverified: never mapped.
       image: "https://i.scdn.co/image/ab67616d00001e02ff9ca10b55ce82ae553c8228",
     },
   },

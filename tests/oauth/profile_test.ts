@@ -1,10 +1,16 @@
 import assert from "node:assert/strict";
 import {
   buildUser,
+  checkEmail,
+  checkImageURL,
+  checkText,
   defaultProfile,
+  joinName,
+  MAX_FIELD_LENGTH,
   normalizeEmail,
   primaryVerifiedEmail,
   ProfileError,
+  readFlag,
   readImageURL,
   readSubject,
 } from "../../src/oauth/profile.ts";
@@ -114,9 +120,9 @@ Deno.test("normalizeEmail accepts a plain address and lower-cases the domain", (
   assert.equal(normalizeEmail("o'brien@example.ie"), "o'brien@example.ie");
 });
 
-Deno.test("normalizeEmail applies NFKC before validating", () => {
-  assert.equal(normalizeEmail("ada＠example.com"), "ada@example.com");
-  assert.equal(normalizeEmail("ａｄａ@example.com"), "ada@example.com");
+Deno.test("normalizeEmail refuses, never rewrites, an address NFKC would change", () => {
+  assert.equal(normalizeEmail("ada＠example.com"), undefined);
+  assert.equal(normalizeEmail("ａｄａ@example.com"), undefined);
 });
 
 Deno.test("normalizeEmail rejects a full-width at sign that becomes a second @", () => {
@@ -198,4 +204,128 @@ Deno.test("primaryVerifiedEmail takes only an entry with both flags exactly true
   assert.equal(primaryVerifiedEmail(list, "primary", "verified"), "ada@example.com");
   assert.equal(primaryVerifiedEmail(list.slice(0, 3), "primary", "verified"), undefined);
   assert.equal(primaryVerifiedEmail({ values: list }, "primary", "verified"), undefined);
+});
+
+// Field rules shared by every way into a session (D3)
+
+Deno.test("checkEmail refuses addresses that NFKC normalisation would change", () => {
+  for (
+    const email of [
+      "ｂoss@corp.example", // full-width letter
+      "ᵇoss@corp.example", // modifier letter
+      "boss＠corp.example", // full-width at sign
+      "boss@corp.ｅxample", // full-width letter in the domain
+      "ﬁnance@corp.example", // ligature fi
+      "boss１@corp.example", // full-width digit
+      "boss@corp.example\u2024com", // one-dot leader
+      "boss\u00a0@corp.example", // no-break space
+      "bo\u0073\u0307s@corp.example", // s + combining dot above (NFC composes it)
+    ]
+  ) {
+    assert.equal(checkEmail(email), undefined, JSON.stringify(email));
+  }
+});
+
+Deno.test("checkEmail keeps a plain address, non-ASCII letters included", () => {
+  assert.equal(checkEmail("boss@corp.example"), "boss@corp.example");
+  assert.equal(checkEmail("josé@corp.example"), "josé@corp.example");
+  assert.equal(checkEmail("Boss@CORP.Example"), "Boss@corp.example");
+});
+
+Deno.test("checkEmail refuses lists, display names and control characters", () => {
+  for (
+    const email of [
+      "a@corp.example, b@corp.example",
+      "a@corp.example;b@corp.example",
+      "Boss <boss@corp.example>",
+      '"Boss" boss@corp.example',
+      "boss@corp.example\r\nBcc: x@evil.example",
+      "boss\u0000@corp.example",
+      "boss\u0085@corp.example",
+      "boss\u2028@corp.example",
+      "boss\u200d@corp.example",
+    ]
+  ) {
+    assert.equal(checkEmail(email), undefined, JSON.stringify(email));
+  }
+});
+
+Deno.test("checkEmail caps the address at 254 and the local part at 64 characters", () => {
+  const domain = `${"d".repeat(60)}.${"e".repeat(60)}.${"f".repeat(60)}.example`;
+  const local = "l".repeat(254 - domain.length - 1);
+  assert.equal(checkEmail(`${"a".repeat(64)}@corp.example`), `${"a".repeat(64)}@corp.example`);
+  assert.equal(checkEmail(`${"a".repeat(65)}@corp.example`), undefined);
+  assert.equal(checkEmail(`${local.slice(0, 64)}@${domain}`), `${local.slice(0, 64)}@${domain}`);
+  assert.equal(checkEmail(`a@${"b".repeat(250)}.com`), undefined);
+});
+
+Deno.test("checkImageURL accepts absolute http(s) URLs within the cap", () => {
+  assert.equal(checkImageURL("https://cdn.example/a.png"), "https://cdn.example/a.png");
+  assert.equal(checkImageURL("http://cdn.example/a.png"), "http://cdn.example/a.png");
+  assert.equal(checkImageURL(`https://cdn.example/${"a".repeat(2000)}`)?.length, 2020);
+});
+
+Deno.test("checkImageURL refuses other schemes, credentials, controls and overlong URLs", () => {
+  for (
+    const url of [
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "//cdn.example/a.png",
+      "/a.png",
+      "https://user:pass@cdn.example/a.png",
+      "https://cdn.example/a\n.png",
+      "https://cdn.example/a\t.png",
+      " https://cdn.example/a.png",
+      `https://cdn.example/${"a".repeat(2048)}`,
+      "https://[",
+    ]
+  ) {
+    assert.equal(checkImageURL(url), undefined, JSON.stringify(url));
+  }
+});
+
+Deno.test("checkText trims and refuses control characters and text over the cap", () => {
+  assert.equal(checkText("  Ada Lovelace "), "Ada Lovelace");
+  assert.equal(checkText("Ada\nLovelace"), undefined);
+  assert.equal(checkText("Ada\u0000"), undefined);
+  assert.equal(checkText("Ada\u2029"), undefined);
+  assert.equal(checkText("a".repeat(MAX_FIELD_LENGTH.name)), "a".repeat(256));
+  assert.equal(checkText("a".repeat(MAX_FIELD_LENGTH.name + 1)), undefined);
+  assert.equal(checkText("a".repeat(20), 10), undefined);
+});
+
+Deno.test("MAX_FIELD_LENGTH caps sub, name, email and image", () => {
+  assert.deepEqual({ ...MAX_FIELD_LENGTH }, { sub: 255, name: 256, email: 254, image: 2048 });
+  assert.ok(Object.isFrozen(MAX_FIELD_LENGTH));
+});
+
+Deno.test("readSubject refuses an overlong or control-laden subject", () => {
+  assert.equal(readSubject("s".repeat(255)), "s".repeat(255));
+  assert.equal(readSubject("s".repeat(256)), undefined);
+  assert.equal(readSubject("user\n1"), undefined);
+});
+
+Deno.test("a provider profile leaves out a field that breaks a rule instead of failing", () => {
+  const user = defaultProfile({
+    sub: "1",
+    name: "Ada\r\nInjected: yes",
+    email: "ｂoss@corp.example",
+    picture: "javascript:alert(1)",
+  });
+  assert.deepEqual(user, { sub: "1" });
+});
+
+Deno.test("readFlag reads booleans and their strings only", () => {
+  assert.equal(readFlag(true), true);
+  assert.equal(readFlag("TRUE"), true);
+  assert.equal(readFlag("false"), false);
+  for (const value of [1, 0, "1", "yes", null, undefined, {}]) {
+    assert.equal(readFlag(value), undefined);
+  }
+});
+
+Deno.test("joinName joins usable parts and skips the rest", () => {
+  assert.equal(joinName("Ada", "Lovelace"), "Ada Lovelace");
+  assert.equal(joinName("", "Lovelace"), "Lovelace");
+  assert.equal(joinName(null, undefined), undefined);
 });

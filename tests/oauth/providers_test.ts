@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ProfileContext } from "../../src/oauth/types.ts";
+import type { ProfileContext, ProviderEndpoints } from "../../src/oauth/types.ts";
 import { ProfileError } from "../../src/oauth/profile.ts";
 import { builtInProviders, isBuiltInProviderId } from "../../src/oauth/providers/mod.ts";
 
@@ -20,8 +20,25 @@ function fakeFetch(routes: Record<string, () => Response>): { fetch: typeof fetc
   return { fetch: fetchFn as typeof fetch, calls };
 }
 
-function context(fetchFn: typeof fetch = fakeFetch({}).fetch): ProfileContext {
-  return { tokens: { access_token: "at-123", token_type: "bearer" }, fetch: fetchFn };
+/** A mapper's context with a provider's default endpoints (as the resolved provider hands it). */
+function context(
+  fetchFn: typeof fetch = fakeFetch({}).fetch,
+  endpoints: ProviderEndpoints = {},
+): ProfileContext {
+  return { tokens: { access_token: "at-123", token_type: "bearer" }, fetch: fetchFn, endpoints };
+}
+
+const GITHUB_ENDPOINTS: ProviderEndpoints = {
+  accessToken: "https://github.com/login/oauth/access_token",
+  userInfo: "https://api.github.com/user",
+};
+const BITBUCKET_ENDPOINTS: ProviderEndpoints = {
+  accessToken: "https://bitbucket.org/site/oauth2/access_token",
+  userInfo: "https://api.bitbucket.org/2.0/user",
+};
+
+function endpointsOf(id: string): ProviderEndpoints {
+  return id === "github" ? GITHUB_ENDPOINTS : id === "bitbucket" ? BITBUCKET_ENDPOINTS : {};
 }
 
 function json(body: unknown, status = 200): Response {
@@ -160,27 +177,74 @@ const X_ME = {
   },
 };
 
-Deno.test("builtInProviders has exactly the seven ids, each matching its key", () => {
+/** The seven providers of the first version, whose fixtures this file holds. */
+const FIRST_SEVEN = ["bitbucket", "discord", "figma", "github", "gitlab", "spotify", "x"] as const;
+
+Deno.test("builtInProviders has the 33 ids, each matching its key", () => {
   assert.deepEqual(Object.keys(builtInProviders).sort(), [
+    "amazon",
+    "apple",
+    "atlassian",
+    "auth0",
     "bitbucket",
+    "cognito",
     "discord",
+    "dropbox",
+    "facebook",
     "figma",
     "github",
     "gitlab",
+    "google",
+    "kakao",
+    "keycloak",
+    "line",
+    "linkedin",
+    "microsoft",
+    "naver",
+    "notion",
+    "okta",
+    "patreon",
+    "reddit",
+    "roblox",
+    "salesforce",
+    "slack",
     "spotify",
+    "strava",
+    "tiktok",
+    "twitch",
     "x",
+    "yahoo",
+    "zoom",
   ]);
   for (const [id, provider] of Object.entries(builtInProviders)) assert.equal(provider.id, id);
 });
 
-Deno.test("every built-in provider uses https endpoints, the code flow and a scope", () => {
+Deno.test("every built-in provider uses https endpoints, the code flow and a display name", () => {
   for (const provider of Object.values(builtInProviders)) {
-    for (const url of [provider.authorizeURL, provider.accessToken, provider.userInfo]) {
-      assert.equal(new URL(url).protocol, "https:", `${provider.id}: ${url}`);
-    }
+    const urls = [
+      provider.authorizeURL,
+      provider.accessToken,
+      provider.userInfo,
+      provider.jwksURI,
+      provider.issuer,
+    ].filter((url) => url !== undefined);
+    for (const url of urls) assert.equal(new URL(url).protocol, "https:", `${provider.id}: ${url}`);
     assert.equal(provider.responseType, "code");
-    assert.ok(provider.scope.length > 0);
+    assert.equal(typeof provider.scope, "string");
     assert.ok(provider.name.length > 0);
+  }
+});
+
+Deno.test("only Notion and Naver, which have no scope parameter, send no scope", () => {
+  const empty = Object.values(builtInProviders).filter((provider) => provider.scope === "");
+  assert.deepEqual(empty.map((provider) => provider.id).sort(), ["naver", "notion"]);
+});
+
+Deno.test("a built-in without endpoints is one that takes an issuer", () => {
+  for (const provider of Object.values(builtInProviders)) {
+    if (provider.authorizeURL === undefined || provider.accessToken === undefined) {
+      assert.deepEqual(provider.options, ["issuer"], provider.id);
+    }
   }
 });
 
@@ -212,13 +276,13 @@ Deno.test("provider endpoints and scopes are the documented ones", () => {
 });
 
 Deno.test("x asks for profile_image_url in the user-info URL", () => {
-  const url = new URL(builtInProviders.x.userInfo);
+  const url = new URL(builtInProviders.x.userInfo!);
   assert.equal(url.searchParams.get("user.fields"), "profile_image_url");
 });
 
 Deno.test("github maps the documented /user shape", async () => {
   const { fetch, calls } = fakeFetch({});
-  const user = await builtInProviders.github.profile(GITHUB_USER, context(fetch));
+  const user = await builtInProviders.github.profile(GITHUB_USER, context(fetch, GITHUB_ENDPOINTS));
   assert.deepEqual(user, {
     sub: "1",
     name: "monalisa octocat",
@@ -234,7 +298,7 @@ Deno.test("github falls back to the primary verified address of /user/emails", a
   });
   const user = await builtInProviders.github.profile(
     { ...GITHUB_USER, email: null },
-    context(fetch),
+    context(fetch, GITHUB_ENDPOINTS),
   );
   assert.equal(user.email, "octocat@github.com");
   assert.deepEqual(calls, [{
@@ -250,7 +314,7 @@ Deno.test("github ignores an unverified primary address", async () => {
   });
   const user = await builtInProviders.github.profile(
     { ...GITHUB_USER, email: null },
-    context(fetch),
+    context(fetch, GITHUB_ENDPOINTS),
   );
   assert.equal("email" in user, false);
 });
@@ -266,7 +330,7 @@ Deno.test("github omits the email when /user/emails fails", async () => {
     const { fetch } = fakeFetch({ "https://api.github.com/user/emails": route });
     const user = await builtInProviders.github.profile(
       { ...GITHUB_USER, email: null },
-      context(fetch),
+      context(fetch, GITHUB_ENDPOINTS),
     );
     assert.deepEqual(Object.keys(user).sort(), ["image", "name", "sub"]);
   }
@@ -276,7 +340,7 @@ Deno.test("github omits the email when the network call rejects", async () => {
   const { fetch } = fakeFetch({});
   const user = await builtInProviders.github.profile(
     { ...GITHUB_USER, email: null },
-    context(fetch),
+    context(fetch, GITHUB_ENDPOINTS),
   );
   assert.equal(user.email, undefined);
 });
@@ -300,7 +364,7 @@ Deno.test("github rejects a tricky public email and falls back", async () => {
   });
   const user = await builtInProviders.github.profile(
     { ...GITHUB_USER, email: "victim@example.com,attacker@evil.test" },
-    context(fetch),
+    context(fetch, GITHUB_ENDPOINTS),
   );
   assert.equal(user.email, "octocat@github.com");
 });
@@ -309,7 +373,10 @@ Deno.test("bitbucket maps uuid, display_name, avatar and the primary confirmed a
   const { fetch, calls } = fakeFetch({
     "https://api.bitbucket.org/2.0/user/emails": () => json(BITBUCKET_EMAILS),
   });
-  const user = await builtInProviders.bitbucket.profile(BITBUCKET_USER, context(fetch));
+  const user = await builtInProviders.bitbucket.profile(
+    BITBUCKET_USER,
+    context(fetch, BITBUCKET_ENDPOINTS),
+  );
   assert.deepEqual(user, {
     sub: "{d301aafa-d676-4ee0-88be-962be7417567}",
     name: "Ada Lovelace",
@@ -324,7 +391,10 @@ Deno.test("bitbucket omits the email when no primary address is confirmed", asyn
     "https://api.bitbucket.org/2.0/user/emails": () =>
       json({ values: [{ is_primary: true, is_confirmed: false, email: "a@example.com" }] }),
   });
-  const user = await builtInProviders.bitbucket.profile(BITBUCKET_USER, context(fetch));
+  const user = await builtInProviders.bitbucket.profile(
+    BITBUCKET_USER,
+    context(fetch, BITBUCKET_ENDPOINTS),
+  );
   assert.equal("email" in user, false);
 });
 
@@ -430,12 +500,11 @@ Deno.test("gitlab drops an email of the wrong type", async () => {
   assert.equal("email" in user, false);
 });
 
-Deno.test("spotify maps id, display_name, email and images[0].url", async () => {
+Deno.test("spotify maps id, display_name and images[0].url, never its unverified email", async () => {
   const user = await builtInProviders.spotify.profile(SPOTIFY_ME, context());
   assert.deepEqual(user, {
     sub: "wizzler",
     name: "JM Wizzler",
-    email: "email@example.com",
     image: "https://i.scdn.co/image/ab6775700000ee85a7b1c2d3",
   });
 });
@@ -445,7 +514,7 @@ Deno.test("spotify omits image and name when images is empty and display_name nu
     { ...SPOTIFY_ME, images: [], display_name: null },
     context(),
   );
-  assert.deepEqual(user, { sub: "wizzler", email: "email@example.com" });
+  assert.deepEqual(user, { sub: "wizzler" });
 });
 
 Deno.test("x unwraps data and maps id, name and profile_image_url", async () => {
@@ -509,8 +578,11 @@ Deno.test("every provider rejects email tricks in its email field", async () => 
       "https://api.bitbucket.org/2.0/user/emails": () =>
         json({ values: [{ email: trick, is_primary: true, is_confirmed: true }] }),
     });
-    for (const provider of Object.values(builtInProviders)) {
-      const user = await provider.profile(fixtures[provider.id], context(fetch));
+    for (const provider of FIRST_SEVEN.map((id) => builtInProviders[id])) {
+      const user = await provider.profile(
+        fixtures[provider.id],
+        context(fetch, endpointsOf(provider.id)),
+      );
       assert.equal("email" in user, false, `${provider.id}: ${trick}`);
     }
   }
@@ -519,7 +591,7 @@ Deno.test("every provider rejects email tricks in its email field", async () => 
 Deno.test("no provider returns an empty string for any field", async () => {
   const blank = { id: "1", uuid: "{1}", data: { id: "1", name: "", profile_image_url: "" } };
   const { fetch } = fakeFetch({});
-  for (const provider of Object.values(builtInProviders)) {
+  for (const provider of FIRST_SEVEN.map((id) => builtInProviders[id])) {
     const user = await provider.profile(
       { ...blank, name: "", login: "", email: "", avatar_url: "", handle: "", img_url: "" },
       context(fetch),

@@ -1,5 +1,6 @@
 /**
- * A guarded JSON GET for providers that need a second call after user info.
+ * A guarded JSON GET for providers that need a second call after user info,
+ * and the follow-up URL built from the configured user-info endpoint.
  *
  * @module
  */
@@ -7,10 +8,33 @@
 import { readProviderText } from "../provider_fetch.ts";
 
 /**
+ * The URL of a follow-up resource under the configured user-info endpoint:
+ * its path plus `/{segment}`, query and fragment dropped
+ * (`https://git.corp.example/api/v3/user` gives
+ * `https://git.corp.example/api/v3/user/emails`); `undefined` without one.
+ *
+ * @example
+ * ```ts
+ * import { followUpURL } from "./_fetch_json.ts";
+ *
+ * followUpURL("https://api.github.com/user", "emails"); // "https://api.github.com/user/emails"
+ * ```
+ */
+export function followUpURL(userInfo: string | undefined, segment: string): string | undefined {
+  if (userInfo === undefined) return undefined;
+  const url = new URL(userInfo);
+  url.search = "";
+  url.hash = "";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/${segment}`;
+  return url.href;
+}
+
+/**
  * Fetches `url` with the access token as a Bearer credential and returns the
- * parsed JSON body, or `undefined` when the call fails in any way (network
- * error, timeout, non-2xx status, a body over the size limit, non-JSON body):
- * the caller then leaves the field out rather than failing the sign-in.
+ * parsed JSON body, or `undefined` when the call fails in any way (refused
+ * host, network error, timeout, non-2xx status, a body over the size limit,
+ * non-JSON body): the caller then leaves the field out rather than failing
+ * the sign-in.
  *
  * @example
  * ```ts
@@ -21,10 +45,11 @@ import { readProviderText } from "../provider_fetch.ts";
  */
 export async function fetchJSON(
   fetchFn: typeof fetch,
-  url: string,
+  url: string | undefined,
   accessToken: string,
   headers: Record<string, string> = {},
 ): Promise<unknown> {
+  if (url === undefined) return undefined;
   let response: Response;
   try {
     response = await fetchFn(url, {

@@ -1,6 +1,15 @@
 /**
  * Bitbucket Cloud.
  *
+ * Checked 2026-11-23 against
+ * https://developer.atlassian.com/cloud/bitbucket/oauth-2/ and
+ * https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/:
+ * endpoints below; the consumer key and secret by HTTP Basic; PKCE not
+ * documented (extra parameters are ignored). `/2.0/user` carries no
+ * address; the email is the entry of `{userInfo}/emails` that is both
+ * `is_primary` and `is_confirmed`, so an unconfirmed address never counts.
+ * The follow-up call moves with an overridden `userInfo`.
+ *
  * @module
  */
 
@@ -11,20 +20,19 @@ import {
   firstOf,
   isRecord,
   primaryVerifiedEmail,
+  profileObject,
   readImageURL,
   readSubject,
   readText,
 } from "../profile.ts";
-import { fetchJSON } from "./_fetch_json.ts";
-
-const EMAILS_URL = "https://api.bitbucket.org/2.0/user/emails";
+import { fetchJSON, followUpURL } from "./_fetch_json.ts";
 
 /**
  * Maps `GET https://api.bitbucket.org/2.0/user` to a `User`: `sub` = `uuid`
  * (with its braces), `name` = `display_name` or else `nickname`, `image` =
- * `links.avatar.href`. That response has no address, so `email` is the
- * primary confirmed entry of `GET /2.0/user/emails` (needs the `email`
- * scope), left out when that call fails or lists none.
+ * `links.avatar.href`. `email` is the primary confirmed entry of
+ * `GET {userInfo}/emails` (needs the `email` scope), left out when that call
+ * fails or lists none.
  *
  * @example
  * ```ts
@@ -32,7 +40,7 @@ const EMAILS_URL = "https://api.bitbucket.org/2.0/user/emails";
  *
  * const user = await bitbucketProfile(
  *   { uuid: "{c4e1d7a2-0000-4000-8000-000000000000}", display_name: "Ada" },
- *   { tokens: { access_token: "token", token_type: "bearer" }, fetch },
+ *   { tokens: { access_token: "token", token_type: "bearer" }, fetch, endpoints: {} },
  * );
  * ```
  */
@@ -40,23 +48,24 @@ export async function bitbucketProfile(
   raw: Record<string, unknown>,
   context: ProfileContext,
 ): Promise<User> {
-  const links = isRecord(raw.links) ? raw.links : {};
+  const object = profileObject(raw, "Bitbucket");
+  const links = isRecord(object.links) ? object.links : {};
   const avatar = isRecord(links.avatar) ? links.avatar : {};
   const user = buildUser({
-    sub: readSubject(raw.uuid),
-    name: firstOf([raw.display_name, raw.nickname, raw.username], readText),
+    sub: readSubject(object.uuid),
+    name: firstOf([object.display_name, object.nickname, object.username], readText),
     image: readImageURL(avatar.href),
   }, "Bitbucket");
-  const email = await primaryConfirmedEmail(context);
-  if (email !== undefined) user.email = email;
-  return user;
-}
-
-async function primaryConfirmedEmail(context: ProfileContext): Promise<string | undefined> {
-  const page = await fetchJSON(context.fetch, EMAILS_URL, context.tokens.access_token);
-  return isRecord(page)
+  const page = await fetchJSON(
+    context.fetch,
+    followUpURL(context.endpoints.userInfo, "emails"),
+    context.tokens.access_token,
+  );
+  const email = isRecord(page)
     ? primaryVerifiedEmail(page.values, "is_primary", "is_confirmed")
     : undefined;
+  if (email !== undefined) user.email = email;
+  return user;
 }
 
 /**

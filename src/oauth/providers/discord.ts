@@ -1,12 +1,25 @@
 /**
  * Discord.
  *
+ * Checked 2026-11-23 against https://discord.com/developers/docs/topics/oauth2
+ * and https://discord.com/developers/docs/resources/user#get-current-user:
+ * endpoints below; client credentials by HTTP Basic or body (Basic used);
+ * PKCE `S256` supported. Email: the user object's `verified` says whether
+ * the address is verified; only `verified: true` gives an email.
+ *
  * @module
  */
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
-import { buildUser, firstOf, normalizeEmail, readSubject, readText } from "../profile.ts";
+import {
+  buildUser,
+  firstOf,
+  profileObject,
+  readSubject,
+  readText,
+  verifiedEmail,
+} from "../profile.ts";
 
 const CDN = "https://cdn.discordapp.com";
 const SNOWFLAKE = /^\d{1,20}$/;
@@ -28,12 +41,13 @@ const AVATAR_HASH = /^(?:a_)?[0-9a-f]{32}$/;
  * ```
  */
 export function discordProfile(raw: Record<string, unknown>): User {
-  const sub = readSubject(raw.id);
+  const object = profileObject(raw, "Discord");
+  const sub = readSubject(object.id);
   return buildUser({
     sub,
-    name: firstOf([raw.global_name, raw.username], readText),
-    email: raw.verified === true ? normalizeEmail(raw.email) : undefined,
-    image: sub === undefined ? undefined : avatarURL(sub, raw.avatar, raw.discriminator),
+    name: firstOf([object.global_name, object.username], readText),
+    email: verifiedEmail(object.email, object.verified, { required: true }),
+    image: sub === undefined ? undefined : avatarURL(sub, object.avatar, object.discriminator),
   }, "Discord");
 }
 

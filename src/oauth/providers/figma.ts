@@ -1,12 +1,26 @@
 /**
  * Figma.
  *
+ * Checked 2026-11-23 against https://developers.figma.com/docs/rest-api/oauth/
+ * and https://developers.figma.com/docs/rest-api/users-endpoints/: endpoints
+ * below (token endpoint on `api.figma.com` with HTTP Basic), scope
+ * `current_user:read`; PKCE `S256` supported. Figma accounts confirm their
+ * address and `/v1/me` has no verification flag, so the email is used as
+ * is (today's behaviour).
+ *
  * @module
  */
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
-import { buildUser, normalizeEmail, readImageURL, readSubject, readText } from "../profile.ts";
+import {
+  buildUser,
+  checkEmail,
+  profileObject,
+  readImageURL,
+  readSubject,
+  readText,
+} from "../profile.ts";
 
 /**
  * Maps `GET https://api.figma.com/v1/me` to a `User`: `sub` = `id`, `name` =
@@ -21,11 +35,12 @@ import { buildUser, normalizeEmail, readImageURL, readSubject, readText } from "
  * ```
  */
 export function figmaProfile(raw: Record<string, unknown>): User {
+  const object = profileObject(raw, "Figma");
   return buildUser({
-    sub: readSubject(raw.id),
-    name: readText(raw.handle),
-    email: normalizeEmail(raw.email),
-    image: readImageURL(raw.img_url),
+    sub: readSubject(object.id),
+    name: readText(object.handle),
+    email: checkEmail(object.email),
+    image: readImageURL(object.img_url),
   }, "Figma");
 }
 

@@ -1,6 +1,18 @@
 /**
  * GitHub (OAuth app or GitHub App user authorization).
  *
+ * Checked 2026-11-23 against
+ * https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps,
+ * https://docs.github.com/en/rest/users/users#get-the-authenticated-user and
+ * https://docs.github.com/en/rest/users/emails#list-email-addresses-for-the-authenticated-user:
+ * endpoints below; client credentials by HTTP Basic or body (Basic used);
+ * PKCE `S256` accepted. Email: the public profile address can only be one
+ * of the user's verified addresses, so it is used as is; otherwise the
+ * primary entry of `/user/emails` whose `verified` is `true`. The
+ * follow-up call goes to `{userInfo}/emails`, so a GitHub Enterprise
+ * Server `userInfo` (`https://git.corp.example/api/v3/user`) moves it to
+ * that host.
+ *
  * @module
  */
 
@@ -8,24 +20,24 @@ import type { User } from "../../types.ts";
 import type { BuiltInProvider, ProfileContext } from "../types.ts";
 import {
   buildUser,
+  checkEmail,
   firstOf,
-  normalizeEmail,
   primaryVerifiedEmail,
+  profileObject,
   readImageURL,
   readSubject,
   readText,
 } from "../profile.ts";
-import { fetchJSON } from "./_fetch_json.ts";
+import { fetchJSON, followUpURL } from "./_fetch_json.ts";
 
-const EMAILS_URL = "https://api.github.com/user/emails";
 const GITHUB_JSON = "application/vnd.github+json";
 
 /**
  * Maps `GET https://api.github.com/user` to a `User`: `sub` = `id`, `name` =
  * `name` or else `login`, `image` = `avatar_url`. `email` is the public
  * profile address when set; otherwise the primary verified address from
- * `GET /user/emails` (needs the `user:email` scope), left out when that call
- * fails or lists none.
+ * `GET {userInfo}/emails` (needs the `user:email` scope), left out when that
+ * call fails or lists none.
  *
  * @example
  * ```ts
@@ -33,7 +45,7 @@ const GITHUB_JSON = "application/vnd.github+json";
  *
  * const user = await githubProfile(
  *   { id: 1, login: "octocat", name: null, email: "octocat@github.com" },
- *   { tokens: { access_token: "gho_x", token_type: "bearer" }, fetch },
+ *   { tokens: { access_token: "gho_x", token_type: "bearer" }, fetch, endpoints: {} },
  * );
  * // { sub: "1", name: "octocat", email: "octocat@github.com" }
  * ```
@@ -42,12 +54,12 @@ export async function githubProfile(
   raw: Record<string, unknown>,
   context: ProfileContext,
 ): Promise<User> {
-  const sub = readSubject(raw.id);
+  const object = profileObject(raw, "GitHub");
   const user = buildUser({
-    sub,
-    name: firstOf([raw.name, raw.login], readText),
-    email: normalizeEmail(raw.email),
-    image: readImageURL(raw.avatar_url),
+    sub: readSubject(object.id),
+    name: firstOf([object.name, object.login], readText),
+    email: checkEmail(object.email),
+    image: readImageURL(object.avatar_url),
   }, "GitHub");
   if (user.email === undefined) {
     const email = await listedEmail(context);
@@ -57,7 +69,8 @@ export async function githubProfile(
 }
 
 async function listedEmail(context: ProfileContext): Promise<string | undefined> {
-  const list = await fetchJSON(context.fetch, EMAILS_URL, context.tokens.access_token, {
+  const url = followUpURL(context.endpoints.userInfo, "emails");
+  const list = await fetchJSON(context.fetch, url, context.tokens.access_token, {
     Accept: GITHUB_JSON,
     "X-GitHub-Api-Version": "2022-11-28",
   });
@@ -66,8 +79,9 @@ async function listedEmail(context: ProfileContext): Promise<string | undefined>
 
 /**
  * The built-in GitHub provider: scopes `read:user user:email`, client
- * authentication by HTTP Basic (GitHub also accepts body credentials).
- * Credentials come from `GITHUB_CLIENT_ID` / `GITHUB_CLIENT_SECRET`.
+ * authentication by HTTP Basic. Credentials come from `GITHUB_CLIENT_ID` /
+ * `GITHUB_CLIENT_SECRET`. For GitHub Enterprise Server, override the three
+ * URLs; the `/user/emails` follow-up moves with `userInfo`.
  *
  * @example
  * ```ts

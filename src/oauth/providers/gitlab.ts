@@ -1,5 +1,12 @@
 /**
- * GitLab (gitlab.com).
+ * GitLab (gitlab.com or self-managed).
+ *
+ * Checked 2026-11-23 against https://docs.gitlab.com/api/oauth2/ and
+ * https://docs.gitlab.com/api/users/#get-the-current-user: endpoints below;
+ * client credentials by HTTP Basic or body (Basic used); PKCE `S256`
+ * supported. Email: `email` is the primary address, confirmed unless the
+ * user's `confirmed_at` is `null`; an explicit `confirmed_at: null` (an
+ * unconfirmed account) gives no email.
  *
  * @module
  */
@@ -8,8 +15,9 @@ import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import {
   buildUser,
+  checkEmail,
   firstOf,
-  normalizeEmail,
+  profileObject,
   readImageURL,
   readSubject,
   readText,
@@ -17,8 +25,8 @@ import {
 
 /**
  * Maps `GET https://gitlab.com/api/v4/user` to a `User`: `sub` = `id`,
- * `name` = `name` or else `username`, `email` = `email`, `image` =
- * `avatar_url`.
+ * `name` = `name` or else `username`, `email` = `email` (left out when
+ * `confirmed_at` is `null`), `image` = `avatar_url`.
  *
  * @example
  * ```ts
@@ -29,11 +37,12 @@ import {
  * ```
  */
 export function gitlabProfile(raw: Record<string, unknown>): User {
+  const object = profileObject(raw, "GitLab");
   return buildUser({
-    sub: readSubject(raw.id),
-    name: firstOf([raw.name, raw.username], readText),
-    email: normalizeEmail(raw.email),
-    image: readImageURL(raw.avatar_url),
+    sub: readSubject(object.id),
+    name: firstOf([object.name, object.username], readText),
+    email: object.confirmed_at === null ? undefined : checkEmail(object.email),
+    image: readImageURL(object.avatar_url),
   }, "GitLab");
 }
 

@@ -1,6 +1,14 @@
 /**
  * X (formerly Twitter), OAuth 2.0 with PKCE.
  *
+ * Checked 2026-11-23 against
+ * https://docs.x.com/resources/fundamentals/authentication/oauth-2-0/authorization-code
+ * and https://docs.x.com/x-api/users/lookup/integrate: endpoints below, PKCE
+ * required, confidential clients by HTTP Basic; `/2/users/me` wraps the
+ * user in `data`. Email: only `confirmed_email` (X's confirmed address,
+ * returned with the `users.email` scope and field) is used; it is not
+ * requested by default.
+ *
  * @module
  */
 
@@ -8,10 +16,11 @@ import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import {
   buildUser,
+  checkEmail,
   firstOf,
   isRecord,
-  normalizeEmail,
   ProfileError,
+  profileObject,
   readImageURL,
   readSubject,
   readText,
@@ -35,7 +44,7 @@ import {
  * ```
  */
 export function xProfile(raw: Record<string, unknown>): User {
-  const data = raw.data;
+  const data = profileObject(raw, "X").data;
   if (!isRecord(data)) {
     throw new ProfileError(
       "The X user-info response has no data object: expected { data: { id } }.",
@@ -44,7 +53,7 @@ export function xProfile(raw: Record<string, unknown>): User {
   return buildUser({
     sub: readSubject(data.id),
     name: firstOf([data.name, data.username], readText),
-    email: normalizeEmail(data.confirmed_email),
+    email: checkEmail(data.confirmed_email),
     image: readImageURL(data.profile_image_url),
   }, "X");
 }

@@ -351,7 +351,7 @@ function providerOf(op: HostileOP): ResolvedProvider {
     responseType: "code",
     clientId: op.clientId,
     clientSecret: op.clientSecret,
-    profile: (profile) => ({ sub: String(profile.sub) }),
+    profile: (profile) => Promise.resolve({ sub: String(profile.sub) }),
     issuer: op.issuer,
     clientAuthMethod: "client_secret_basic",
     authorizationParams: {},

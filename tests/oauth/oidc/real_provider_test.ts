@@ -58,7 +58,7 @@ function providerOf(op: OidcProviderServer, metadata: ProviderMetadata): Resolve
     responseType: "code",
     clientId: op.clientId,
     clientSecret: op.clientSecret,
-    profile: (profile) => ({ sub: String(profile.sub) }),
+    profile: (profile) => Promise.resolve({ sub: String(profile.sub) }),
     issuer: metadata.issuer,
     clientAuthMethod: "client_secret_basic",
     authorizationParams: {},

@@ -1,0 +1,85 @@
+/**
+ * Salesforce (OpenID Connect).
+ *
+ * Checked 2026-11-23 against
+ * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_using_openid.htm
+ * and https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_oauth_web_server_flow.htm:
+ * issuer `https://login.salesforce.com` (`https://test.salesforce.com` for
+ * sandboxes, or the org's My Domain), endpoints under
+ * `{issuer}/services/oauth2/`, JWKS at `{issuer}/id/keys`, `RS256` ID
+ * tokens, client credentials in the body, PKCE `S256` supported. The
+ * `issuer` option moves every endpoint to that host. Email:
+ * `email_verified` is in the user info; the email is used only when it is
+ * `true`.
+ *
+ * @module
+ */
+
+import type { User } from "../../types.ts";
+import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { oidcUser } from "../profile.ts";
+import { canonicalIssuer } from "./_issuer.ts";
+
+/** The endpoints of a Salesforce login host. */
+function salesforceSettings(issuer: string): BuiltInSettings {
+  return {
+    issuer,
+    authorizeURL: `${issuer}/services/oauth2/authorize`,
+    accessToken: `${issuer}/services/oauth2/token`,
+    userInfo: `${issuer}/services/oauth2/userinfo`,
+    jwksURI: `${issuer}/id/keys`,
+  };
+}
+
+function configureSalesforce(options: BuiltInOptionValues): BuiltInSettings {
+  if (options.issuer === undefined) return {};
+  return salesforceSettings(canonicalIssuer(options.issuer, {
+    id: "salesforce",
+    trailingSlash: false,
+    example: "https://test.salesforce.com",
+    pattern: /^https:\/\/[^/]+$/,
+  }));
+}
+
+/**
+ * Maps Salesforce's claims: `sub` (the identity URL), `name`, `picture`,
+ * and `email` only when `email_verified` is `true`.
+ *
+ * @example
+ * ```ts
+ * import { salesforceProfile } from "./salesforce.ts";
+ *
+ * salesforceProfile({ sub: "https://login.salesforce.com/id/00Dx0000000A9y0EAC/005x0000000UnYmAAK", name: "Admin User", email: "admin@example.com", email_verified: true });
+ * ```
+ */
+export function salesforceProfile(claims: Record<string, unknown>): User {
+  return oidcUser(claims, "Salesforce", { requireVerified: true });
+}
+
+/**
+ * The built-in Salesforce provider (OpenID Connect): scopes
+ * `openid profile email`, client credentials in the body; `issuer` (or
+ * `SALESFORCE_ISSUER`) selects a sandbox or My Domain host. Credentials
+ * come from `SALESFORCE_CLIENT_ID` / `SALESFORCE_CLIENT_SECRET` (the
+ * consumer key and secret).
+ *
+ * @example
+ * ```ts
+ * import { salesforce } from "@service-stack/auth";
+ *
+ * console.log(salesforce.issuer); // "https://login.salesforce.com"
+ * // createAuth({ oauth: [{ id: "salesforce", issuer: "https://test.salesforce.com" }] })
+ * ```
+ */
+export const salesforce: BuiltInProvider = Object.freeze({
+  id: "salesforce",
+  name: "Salesforce",
+  ...salesforceSettings("https://login.salesforce.com"),
+  idTokenAlgorithms: Object.freeze(["RS256"]),
+  scope: "openid profile email",
+  responseType: "code",
+  clientAuthMethod: "client_secret_post",
+  options: Object.freeze(["issuer"] as const),
+  configure: configureSalesforce,
+  profile: salesforceProfile,
+}) as BuiltInProvider;

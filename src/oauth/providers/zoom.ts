@@ -1,0 +1,71 @@
+/**
+ * Zoom.
+ *
+ * Checked 2026-11-23 against
+ * https://developers.zoom.us/docs/integrations/oauth/ and
+ * https://developers.zoom.us/docs/api/users/#tag/users/get/users/{userId}:
+ * authorization at `zoom.us/oauth/authorize`, token at `zoom.us/oauth/token`
+ * with HTTP Basic, PKCE `S256` supported, user at
+ * `api.zoom.us/v2/users/me` with the granular scope `user:read:user`.
+ * Email: the user's `verified` is `1` when the address is verified and `0`
+ * otherwise; the email is used only for `1`.
+ *
+ * @module
+ */
+
+import type { User } from "../../types.ts";
+import type { BuiltInProvider } from "../types.ts";
+import {
+  buildUser,
+  checkEmail,
+  joinName,
+  profileObject,
+  readImageURL,
+  readSubject,
+  readText,
+} from "../profile.ts";
+
+/**
+ * Maps `GET https://api.zoom.us/v2/users/me` to a `User`: `sub` = `id`,
+ * `name` = `display_name` or else `first_name` + `last_name`, `email` only
+ * when `verified` is `1`, `image` = `pic_url`.
+ *
+ * @example
+ * ```ts
+ * import { zoomProfile } from "./zoom.ts";
+ *
+ * zoomProfile({ id: "KDcuGIm1QgePTO8WbOqwIQ", first_name: "Jill", last_name: "Chill", email: "jchill@example.com", verified: 1 });
+ * // { sub: "KDcuGIm1QgePTO8WbOqwIQ", name: "Jill Chill", email: "jchill@example.com" }
+ * ```
+ */
+export function zoomProfile(raw: Record<string, unknown>): User {
+  const object = profileObject(raw, "Zoom");
+  return buildUser({
+    sub: readSubject(object.id),
+    name: readText(object.display_name) ?? joinName(object.first_name, object.last_name),
+    email: object.verified === 1 ? checkEmail(object.email) : undefined,
+    image: readImageURL(object.pic_url),
+  }, "Zoom");
+}
+
+/**
+ * The built-in Zoom provider: scope `user:read:user`, HTTP Basic.
+ * Credentials come from `ZOOM_CLIENT_ID` / `ZOOM_CLIENT_SECRET`.
+ *
+ * @example
+ * ```ts
+ * import { zoom } from "@service-stack/auth";
+ *
+ * console.log(zoom.userInfo); // "https://api.zoom.us/v2/users/me"
+ * ```
+ */
+export const zoom: BuiltInProvider = Object.freeze({
+  id: "zoom",
+  name: "Zoom",
+  authorizeURL: "https://zoom.us/oauth/authorize",
+  accessToken: "https://zoom.us/oauth/token",
+  userInfo: "https://api.zoom.us/v2/users/me",
+  scope: "user:read:user",
+  responseType: "code",
+  profile: zoomProfile,
+});
