@@ -11,7 +11,7 @@
 import ts from "npm:typescript@5";
 
 const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "");
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "redis.ts", "deno_kv.ts"];
 const EXTRA_FILES = ["README.md", "LICENSE"];
 
 /** Options for {@linkcode buildNpm}. */
