@@ -48,7 +48,7 @@ interface HitEntry {
  *
  * @example
  * ```ts
- * import { createAuth, memoryStore } from "@service-stack/auth";
+ * import { memoryStore } from "@service-stack/auth";
  *
  * const store = memoryStore({ maxEntries: 10_000 });
  * console.log(await store.consume("state:abc", 600)); // true

@@ -69,7 +69,7 @@ export interface HitCount {
  * that is not what the store wrote rejects with an `Error`; it is never taken
  * for a session.
  *
- * @example A store shared by two instances
+ * @example Revoking a session
  * ```ts
  * import { memoryStore, type SessionStore } from "@service-stack/auth";
  *
