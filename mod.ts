@@ -27,6 +27,8 @@ export type { AuthAPI, SignInOptions, SignOutOptions, UpdateSessionOptions } fro
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/password.ts";
 export type { Handler } from "./src/handler.ts";
+export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
+export type { HitCount, SessionStore, StoredSession } from "./src/store/types.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,

@@ -12,12 +12,13 @@
 
 /** Paths of optional tools, exposed to the tests through the environment. */
 export interface Tools {
-  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`). */
+  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`). */
   env: Record<string, string>;
 }
 
 const ROOT = new URL("../", import.meta.url);
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const REDIS_SERVER_CANDIDATES = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"];
 // Bounds every external command so that a hung install cannot stall the test run.
 const APT_UPDATE_TIMEOUT_MS = 90_000;
 const APT_INSTALL_TIMEOUT_MS = 4 * 60_000;
@@ -146,57 +147,75 @@ async function setupBun(toolsDir: string, log: (line: string) => void): Promise<
   return found.binary;
 }
 
-async function findChromium(): Promise<string | null> {
-  for (const path of CHROMIUM_CANDIDATES) {
+/** Installs Debian packages with apt-get, running `apt-get update` at most once per setup. */
+type AptInstall = (packages: string[]) => Promise<{ ok: boolean; detail: string }>;
+
+/** Returns an installer that serializes apt runs and shares one `apt-get update`. */
+function aptInstaller(): AptInstall {
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  // Waits for another apt run (e.g. a parallel setup) instead of failing on its lock.
+  const lock = ["-o", "DPkg::Lock::Timeout=180"];
+  let updated: Promise<RunResult> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  return (packages) => {
+    const run = queue.then(async () => {
+      if (Deno.uid() !== 0) return { ok: false, detail: "not root, so no apt-get" };
+      updated ??= runQuiet("apt-get", [...lock, "update", "-qq"], {
+        timeoutMs: APT_UPDATE_TIMEOUT_MS,
+        env,
+      });
+      const update = await updated;
+      const install = await runQuiet("apt-get", [
+        ...lock,
+        "install",
+        "-y",
+        "-qq",
+        "--no-install-recommends",
+        ...packages,
+      ], { timeoutMs: APT_INSTALL_TIMEOUT_MS, env });
+      if (install.ok) return { ok: true, detail: "" };
+      const hint = update.ok ? "" : ` after a failed apt-get update: ${lastLines(update.stderr)}`;
+      return { ok: false, detail: `apt-get install failed: ${lastLines(install.stderr)}${hint}` };
+    });
+    queue = run.catch(() => {});
+    return run;
+  };
+}
+
+async function firstExisting(candidates: string[]): Promise<string | null> {
+  for (const path of candidates) {
     if (await exists(path)) return path;
   }
   return null;
 }
 
-/** Finds Chromium, installing Debian's package with apt when absent and running as root. */
-async function setupChromium(log: (line: string) => void): Promise<string | null> {
-  let binary = await findChromium();
+/** Finds a tool in `candidates`, installing Debian's `aptPackage` when absent and running as root. */
+async function setupAptTool(
+  tool: { name: string; aptPackage: string; candidates: string[] },
+  apt: AptInstall,
+  log: (line: string) => void,
+): Promise<string | null> {
+  let binary = await firstExisting(tool.candidates);
   let how = "found";
   if (binary === null) {
-    if (Deno.uid() !== 0) {
-      log("chromium: not available (not installed and not root, so no apt-get)");
-      return null;
-    }
     how = "installed with apt-get";
-    const env = { DEBIAN_FRONTEND: "noninteractive" };
-    // Waits for another apt run (e.g. a parallel setup) instead of failing on its lock.
-    const lock = ["-o", "DPkg::Lock::Timeout=180"];
-    const update = await runQuiet("apt-get", [...lock, "update", "-qq"], {
-      timeoutMs: APT_UPDATE_TIMEOUT_MS,
-      env,
-    });
-    if (!update.ok) {
-      log(`chromium: apt-get update failed (${lastLines(update.stderr)}); trying anyway`);
-    }
-    const install = await runQuiet("apt-get", [
-      ...lock,
-      "install",
-      "-y",
-      "-qq",
-      "--no-install-recommends",
-      "chromium",
-    ], { timeoutMs: APT_INSTALL_TIMEOUT_MS, env });
-    if (!install.ok) {
-      log(`chromium: not available (apt-get install failed: ${lastLines(install.stderr)})`);
+    const installed = await apt([tool.aptPackage]);
+    if (!installed.ok) {
+      log(`${tool.name}: not available (not installed; ${installed.detail})`);
       return null;
     }
-    binary = await findChromium();
+    binary = await firstExisting(tool.candidates);
     if (binary === null) {
-      log("chromium: not available (apt-get succeeded but no binary was found)");
+      log(`${tool.name}: not available (apt-get succeeded but no binary was found)`);
       return null;
     }
   }
   const version = await probeVersion(binary);
   if (version === null) {
-    log(`chromium: not available (${binary} does not run)`);
+    log(`${tool.name}: not available (${binary} does not run)`);
     return null;
   }
-  log(`chromium: ${version} (${how}) at ${binary}`);
+  log(`${tool.name}: ${version} (${how}) at ${binary}`);
   return binary;
 }
 
@@ -217,7 +236,8 @@ async function setupNode(log: (line: string) => void): Promise<string | null> {
 
 /**
  * Prepares dev-only tools and returns the environment the tests read them from:
- * `BUN_BIN`, `CHROMIUM_BIN` and `NODE_BIN`, each set only when the tool runs.
+ * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN` and `REDIS_SERVER_BIN`, each set only
+ * when the tool runs.
  * Idempotent and quiet; the slow installs run concurrently and only the first time.
  *
  * @example Pass the tools to a test run
@@ -232,11 +252,21 @@ export async function setupTools(): Promise<Tools> {
   const toolsDir = decodeURIComponent(new URL(".tools", ROOT).pathname);
   const started = performance.now();
   // Lines are buffered per tool so that the concurrent setups print in a fixed order.
-  const lines: string[][] = [[], [], []];
-  const [bun, chromium, node] = await Promise.all([
+  const lines: string[][] = [[], [], [], []];
+  const apt = aptInstaller();
+  const [bun, chromium, node, redis] = await Promise.all([
     setupBun(toolsDir, (line) => lines[0].push(line)),
-    setupChromium((line) => lines[1].push(line)),
+    setupAptTool(
+      { name: "chromium", aptPackage: "chromium", candidates: CHROMIUM_CANDIDATES },
+      apt,
+      (line) => lines[1].push(line),
+    ),
     setupNode((line) => lines[2].push(line)),
+    setupAptTool(
+      { name: "redis-server", aptPackage: "redis-server", candidates: REDIS_SERVER_CANDIDATES },
+      apt,
+      (line) => lines[3].push(line),
+    ),
   ]);
   for (const line of lines.flat()) console.log(line);
   console.log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -244,6 +274,7 @@ export async function setupTools(): Promise<Tools> {
   if (bun !== null) env.BUN_BIN = bun;
   if (chromium !== null) env.CHROMIUM_BIN = chromium;
   if (node !== null) env.NODE_BIN = node;
+  if (redis !== null) env.REDIS_SERVER_BIN = redis;
   return { env };
 }
 

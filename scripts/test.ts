@@ -90,6 +90,7 @@ const junit = await Deno.makeTempFile({ suffix: ".xml" });
 const testsOk = await run("tests", [
   "test",
   "-A",
+  "--unstable-kv",
   "--no-check",
   `--junit-path=${junit}`,
   "tests/",

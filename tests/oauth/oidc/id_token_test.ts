@@ -355,6 +355,12 @@ function providerOf(op: HostileOP): ResolvedProvider {
     issuer: op.issuer,
     clientAuthMethod: "client_secret_basic",
     authorizationParams: {},
+    nonce: true,
+    responseMode: "query",
+    clientIdParam: "client_id",
+    pkce: true,
+    userInfoMethod: "GET",
+    headers: {},
   };
 }
 

@@ -62,6 +62,12 @@ function providerOf(op: OidcProviderServer, metadata: ProviderMetadata): Resolve
     issuer: metadata.issuer,
     clientAuthMethod: "client_secret_basic",
     authorizationParams: {},
+    nonce: true,
+    responseMode: "query",
+    clientIdParam: "client_id",
+    pkce: true,
+    userInfoMethod: "GET",
+    headers: {},
   };
 }
 

@@ -1,0 +1,134 @@
+/**
+ * Checks shared by the store adapters: arguments on the way in (TypeError)
+ * and values read back from a backend (Error), so that what a store returns
+ * is exactly what `saveSession` accepted. Messages never quote keys: a key
+ * may be an OAuth `state` or a username.
+ *
+ * @module
+ */
+
+import { isRecord } from "../is_record.ts";
+import type { HitCount, StoredSession } from "./types.ts";
+
+/** Longest id, sub or key, in UTF-16 code units (Deno KV caps a whole key at 2 KiB). */
+export const MAX_KEY_LENGTH = 256;
+/** Longest user agent a store keeps; longer ones are cut. */
+export const MAX_USER_AGENT_LENGTH = 256;
+
+/** Throws a TypeError unless `value` is a non-empty string of at most 256 characters. */
+export function checkKey(name: string, value: unknown): string {
+  if (typeof value !== "string" || value === "" || value.length > MAX_KEY_LENGTH) {
+    throw new TypeError(
+      `${name} must be a non-empty string of at most ${MAX_KEY_LENGTH} characters; ` +
+        `expected e.g. a UUID or a short hash of a longer value.`,
+    );
+  }
+  return value;
+}
+
+/** Throws a TypeError unless `value` is a finite number of seconds above zero; returns milliseconds. */
+export function checkSeconds(name: string, value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`${name} must be a number of seconds above 0; expected e.g. 900.`);
+  }
+  return Math.max(1, Math.ceil(value * 1000));
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** Cuts a string to `max` code units without leaving half of a surrogate pair. */
+function cut(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const code = value.charCodeAt(max - 1);
+  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** Validates a session handed to `saveSession` and returns the copy a store keeps. */
+export function checkSession(session: unknown): StoredSession {
+  if (!isRecord(session)) {
+    throw new TypeError("session must be an object; expected { id, sub, createdAt, expiresAt }.");
+  }
+  const id = checkKey("session.id", session.id);
+  const sub = checkKey("session.sub", session.sub);
+  if (!isTime(session.createdAt) || !isTime(session.expiresAt)) {
+    throw new TypeError(
+      "session.createdAt and session.expiresAt must be finite numbers; " +
+        "expected seconds since the epoch.",
+    );
+  }
+  const userAgent = session.userAgent;
+  if (userAgent !== undefined && typeof userAgent !== "string") {
+    throw new TypeError("session.userAgent must be a string when set; expected a User-Agent.");
+  }
+  const copy: StoredSession = {
+    id,
+    sub,
+    createdAt: session.createdAt,
+    expiresAt: session.expiresAt,
+  };
+  if (userAgent !== undefined) copy.userAgent = cut(userAgent, MAX_USER_AGENT_LENGTH);
+  return copy;
+}
+
+/** The error for a backend value that is not what the store wrote. */
+export function corrupt(what: string): Error {
+  return new Error(
+    `The store holds ${what} that it did not write; expected a value from this store.`,
+  );
+}
+
+/**
+ * Checks a session read back from a backend: the shape `checkSession` keeps,
+ * and the id (and user, when known) it was stored under. Throws on anything else.
+ */
+export function readSession(
+  value: unknown,
+  expected: { id?: string; sub?: string },
+): StoredSession {
+  if (
+    !isRecord(value) || typeof value.id !== "string" || typeof value.sub !== "string" ||
+    value.id === "" || value.sub === "" || !isTime(value.createdAt) ||
+    !isTime(value.expiresAt) ||
+    (value.userAgent !== undefined &&
+      (typeof value.userAgent !== "string" || value.userAgent.length > MAX_USER_AGENT_LENGTH)) ||
+    (expected.id !== undefined && value.id !== expected.id) ||
+    (expected.sub !== undefined && value.sub !== expected.sub)
+  ) {
+    throw corrupt("a session");
+  }
+  const session: StoredSession = {
+    id: value.id,
+    sub: value.sub,
+    createdAt: value.createdAt,
+    expiresAt: value.expiresAt,
+  };
+  if (value.userAgent !== undefined) session.userAgent = value.userAgent;
+  return session;
+}
+
+/** Parses a session stored as JSON text; throws on text that is not one. */
+export function parseSession(
+  text: unknown,
+  expected: { id?: string; sub?: string },
+): StoredSession {
+  if (typeof text !== "string") throw corrupt("a session");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw corrupt("a session");
+  }
+  return readSession(value, expected);
+}
+
+/** Whether a session is still active at `nowMs`. */
+export function isActive(session: StoredSession, nowMs: number): boolean {
+  return session.expiresAt * 1000 > nowMs;
+}
+
+/** The answer to `hit` for a window ending `remainingMs` from now. */
+export function hitCount(count: number, remainingMs: number): HitCount {
+  return { count, resetIn: Math.max(1, Math.ceil(remainingMs / 1000)) };
+}

@@ -1,0 +1,297 @@
+/**
+ * `denoKvStore`: a {@linkcode SessionStore} in Deno KV.
+ *
+ * Key layout under `prefix` (default `["service-stack"]`); every entry is
+ * written with `expireIn`, and since Deno KV deletes expired entries only
+ * eventually, every read also checks the expiry kept in the value:
+ * - `[...prefix, "session", id]`: the session;
+ * - `[...prefix, "user", sub, id]`: a copy of the session in its user's
+ *   list, written and deleted atomically with it;
+ * - `[...prefix, "once", key]`: a one-time mark (its expiry, in ms);
+ * - `[...prefix, "hits", key]`: a counter `{ count, endsAt }` (ms).
+ *
+ * @module
+ */
+
+import {
+  checkKey,
+  checkSeconds,
+  checkSession,
+  corrupt,
+  hitCount,
+  isActive,
+  readSession,
+} from "./_validate.ts";
+import { isRecord } from "../is_record.ts";
+import type { HitCount, SessionStore, StoredSession } from "./types.ts";
+
+/** One part of a Deno KV key. */
+export type KvKeyPart = string | number | bigint | boolean | Uint8Array;
+
+/** A Deno KV key. */
+export type KvKey = readonly KvKeyPart[];
+
+/** An entry read from Deno KV; `versionstamp` is `null` when the key is absent. */
+export interface KvEntryLike {
+  /** The entry's key. */
+  key: readonly unknown[];
+  /** The stored value, `null` when absent. */
+  value: unknown;
+  /** The entry's version, `null` when absent. */
+  versionstamp: string | null;
+}
+
+/** The part of `Deno.AtomicOperation` the store uses. */
+export interface KvAtomicLike {
+  /** Makes the commit fail unless `key` still has `versionstamp` (`null`: absent). */
+  check(...checks: { key: KvKey; versionstamp: string | null }[]): KvAtomicLike;
+  /** Sets `key`, expiring it after `expireIn` ms. */
+  set(key: KvKey, value: unknown, options?: { expireIn?: number }): KvAtomicLike;
+  /** Deletes `key`. */
+  delete(key: KvKey): KvAtomicLike;
+  /** Applies every change at once, or none when a check fails (`ok: false`). */
+  commit(): Promise<{ ok: boolean }>;
+}
+
+/**
+ * The part of `Deno.Kv` the store uses, so that this module type-checks
+ * without Deno's own types. A `Deno.Kv` from `Deno.openKv()` fits it.
+ */
+export interface KvLike {
+  /** Reads one entry. */
+  get(key: KvKey): Promise<KvEntryLike>;
+  /** Deletes one entry. */
+  delete(key: KvKey): Promise<void>;
+  /** Lists the entries whose keys start with `selector.prefix`. */
+  list(selector: { prefix: KvKey }): AsyncIterable<KvEntryLike>;
+  /** Starts an atomic operation. */
+  atomic(): KvAtomicLike;
+}
+
+/** Options for {@linkcode denoKvStore}. */
+export interface DenoKvStoreOptions {
+  /**
+   * Starts every key the store writes, so that several apps (or tests) can
+   * share one database. Defaults to `["service-stack"]`.
+   */
+  prefix?: KvKey;
+  /**
+   * How often a write retries after another instance changed the same key
+   * first (`consume`, `hit`, saves and deletes use optimistic checks).
+   * Defaults to 100; after that the call rejects.
+   */
+  maxAttempts?: number;
+}
+
+const DEFAULT_PREFIX: KvKey = ["service-stack"];
+const DEFAULT_MAX_ATTEMPTS = 100;
+// Sessions deleted per atomic operation by deleteSessions (two mutations each).
+const DELETE_BATCH = 10;
+
+function waitAfterConflict(attempt: number): Promise<void> {
+  // A little random spread keeps racing writers from colliding again in lockstep.
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(attempt, 10)));
+}
+
+function readMark(value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) throw corrupt("a one-time mark");
+  return value;
+}
+
+function readCounter(value: unknown): { count: number; endsAt: number } {
+  if (
+    !isRecord(value) || typeof value.count !== "number" || !Number.isSafeInteger(value.count) ||
+    value.count < 1 || typeof value.endsAt !== "number" || !Number.isFinite(value.endsAt)
+  ) {
+    throw corrupt("a hit counter");
+  }
+  return { count: value.count, endsAt: value.endsAt };
+}
+
+/**
+ * A {@linkcode SessionStore} in Deno KV (`Deno.openKv()`), shared by every
+ * instance that opens the same database. A session read is one `get`;
+ * `consume` and `hit` are atomic operations with versionstamp checks,
+ * retried on conflict. Values read back are checked: an entry holding
+ * anything the store did not write rejects the call.
+ *
+ * @example
+ * ```ts ignore
+ * import { denoKvStore } from "@service-stack/auth/deno-kv";
+ *
+ * const store = denoKvStore(await Deno.openKv(), { prefix: ["my-app", "auth"] });
+ * console.log(await store.consume("state:abc", 600)); // true
+ * console.log(await store.consume("state:abc", 600)); // false
+ * ```
+ */
+export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): SessionStore {
+  if (
+    typeof kv !== "object" || kv === null || typeof kv.get !== "function" ||
+    typeof kv.atomic !== "function" || typeof kv.list !== "function"
+  ) {
+    throw new TypeError("kv must be a Deno KV database; expected the result of Deno.openKv().");
+  }
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  if (!Array.isArray(prefix)) {
+    throw new TypeError('prefix must be an array of key parts; expected e.g. ["my-app"].');
+  }
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
+    throw new TypeError("maxAttempts must be a whole number above 0; expected e.g. 100.");
+  }
+  const sessionKey = (id: string): KvKey => [...prefix, "session", id];
+  const userPrefix = (sub: string): KvKey => [...prefix, "user", sub];
+  const userKey = (sub: string, id: string): KvKey => [...prefix, "user", sub, id];
+
+  /** Runs an optimistic write until it commits; `attempt` resolves a result or `undefined` to retry. */
+  async function retry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
+    for (let i = 1; i <= maxAttempts; i++) {
+      const result = await attempt();
+      if (result !== undefined) return result;
+      await waitAfterConflict(i);
+    }
+    throw new Error(
+      `Deno KV reported a conflict ${maxAttempts} times in a row; ` +
+        "expected fewer writers racing on one key, or a larger maxAttempts.",
+    );
+  }
+
+  /** The session stored under `entry`, or `null` when the entry holds something else. */
+  function readableSession(entry: KvEntryLike, id: string): StoredSession | null {
+    try {
+      return readSession(entry.value, { id });
+    } catch {
+      return null;
+    }
+  }
+
+  /** Deletes a session and its copy in its user's list; whether it was active. */
+  function deleteSession(id: string): Promise<boolean> {
+    checkKey("session id", id);
+    return retry(async () => {
+      const entry = await kv.get(sessionKey(id));
+      if (entry.versionstamp === null) return false;
+      // An unreadable entry is deleted too (like Redis DEL), and counts as existing.
+      const session = readableSession(entry, id);
+      const operation = kv.atomic()
+        .check({ key: sessionKey(id), versionstamp: entry.versionstamp })
+        .delete(sessionKey(id));
+      if (session !== null) operation.delete(userKey(session.sub, id));
+      const { ok } = await operation.commit();
+      if (!ok) return undefined;
+      return session === null || isActive(session, Date.now());
+    });
+  }
+
+  return {
+    async saveSession(input: StoredSession): Promise<void> {
+      const session = checkSession(input);
+      const expireIn = Math.ceil(session.expiresAt * 1000 - Date.now());
+      if (expireIn <= 0) {
+        await deleteSession(session.id);
+        return;
+      }
+      await retry(async () => {
+        const entry = await kv.get(sessionKey(session.id));
+        const operation = kv.atomic()
+          .check({ key: sessionKey(session.id), versionstamp: entry.versionstamp })
+          .set(sessionKey(session.id), session, { expireIn })
+          .set(userKey(session.sub, session.id), session, { expireIn });
+        // Moves the session between lists when its user changed; an unreadable entry is replaced.
+        const previous = entry.versionstamp === null ? null : readableSession(entry, session.id);
+        if (previous !== null && previous.sub !== session.sub) {
+          operation.delete(userKey(previous.sub, session.id));
+        }
+        const { ok } = await operation.commit();
+        return ok ? true : undefined;
+      });
+    },
+
+    async getSession(id: string): Promise<StoredSession | null> {
+      checkKey("session id", id);
+      const entry = await kv.get(sessionKey(id));
+      if (entry.versionstamp === null) return null;
+      const session = readSession(entry.value, { id });
+      return isActive(session, Date.now()) ? session : null;
+    },
+
+    deleteSession,
+
+    async listSessions(sub: string): Promise<StoredSession[]> {
+      checkKey("sub", sub);
+      const nowMs = Date.now();
+      const sessions: StoredSession[] = [];
+      for await (const entry of kv.list({ prefix: userPrefix(sub) })) {
+        const id = entry.key.at(-1);
+        if (typeof id !== "string") throw corrupt("a session list entry");
+        const session = readSession(entry.value, { id, sub });
+        if (isActive(session, nowMs)) sessions.push(session);
+      }
+      return sessions;
+    },
+
+    async deleteSessions(sub: string): Promise<number> {
+      checkKey("sub", sub);
+      const nowMs = Date.now();
+      const found: StoredSession[] = [];
+      for await (const entry of kv.list({ prefix: userPrefix(sub) })) {
+        const id = entry.key.at(-1);
+        if (typeof id !== "string") throw corrupt("a session list entry");
+        found.push(readSession(entry.value, { id, sub }));
+      }
+      for (let i = 0; i < found.length; i += DELETE_BATCH) {
+        const operation = kv.atomic();
+        for (const session of found.slice(i, i + DELETE_BATCH)) {
+          operation.delete(sessionKey(session.id)).delete(userKey(sub, session.id));
+        }
+        const { ok } = await operation.commit();
+        if (!ok) throw new Error("Deno KV refused a delete without checks; expected it to commit.");
+      }
+      return found.filter((session) => isActive(session, nowMs)).length;
+    },
+
+    async consume(key: string, ttlSeconds: number): Promise<boolean> {
+      checkKey("key", key);
+      const ttlMs = checkSeconds("ttlSeconds", ttlSeconds);
+      const markKey: KvKey = [...prefix, "once", key];
+      return await retry(async () => {
+        const nowMs = Date.now();
+        const entry = await kv.get(markKey);
+        // A mark past its expiry may linger until Deno KV deletes it; it counts as absent.
+        if (entry.versionstamp !== null && readMark(entry.value) > nowMs) return false;
+        const { ok } = await kv.atomic()
+          .check({ key: markKey, versionstamp: entry.versionstamp })
+          .set(markKey, nowMs + ttlMs, { expireIn: ttlMs })
+          .commit();
+        return ok ? true : undefined;
+      });
+    },
+
+    async hit(key: string, windowSeconds: number): Promise<HitCount> {
+      checkKey("key", key);
+      const windowMs = checkSeconds("windowSeconds", windowSeconds);
+      const counterKey: KvKey = [...prefix, "hits", key];
+      return await retry(async () => {
+        const nowMs = Date.now();
+        const entry = await kv.get(counterKey);
+        let counter = { count: 1, endsAt: nowMs + windowMs };
+        if (entry.versionstamp !== null) {
+          const current = readCounter(entry.value);
+          if (current.endsAt > nowMs) {
+            counter = { count: current.count + 1, endsAt: current.endsAt };
+          }
+        }
+        const { ok } = await kv.atomic()
+          .check({ key: counterKey, versionstamp: entry.versionstamp })
+          .set(counterKey, counter, { expireIn: Math.ceil(counter.endsAt - nowMs) })
+          .commit();
+        return ok ? hitCount(counter.count, counter.endsAt - nowMs) : undefined;
+      });
+    },
+
+    async resetHits(key: string): Promise<void> {
+      checkKey("key", key);
+      await kv.delete([...prefix, "hits", key]);
+    },
+  };
+}

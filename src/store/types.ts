@@ -1,0 +1,115 @@
+/**
+ * The contract between the auth core and a server-side store: revocable
+ * sessions, one-time values and shared counters. Adapters: `memoryStore`
+ * (this module), `redisStore` (`./redis`) and `denoKvStore` (`./deno-kv`).
+ *
+ * Times are seconds since the epoch (fractions allowed); every entry a store
+ * writes expires on its own, so a store never grows without bound. A store
+ * never swallows a failure: a call that cannot be answered rejects (or, with
+ * some clients, stays pending while the backend is away), and the caller
+ * treats both as "no session".
+ *
+ * @module
+ */
+
+/**
+ * One signed-in session as a store keeps it.
+ *
+ * @example
+ * ```ts
+ * import type { StoredSession } from "@service-stack/auth";
+ *
+ * const now = Math.floor(Date.now() / 1000);
+ * const session: StoredSession = {
+ *   id: crypto.randomUUID(),
+ *   sub: "user-1",
+ *   createdAt: now,
+ *   expiresAt: now + 30 * 24 * 60 * 60,
+ *   userAgent: "Mozilla/5.0 (X11; Linux x86_64)",
+ * };
+ * ```
+ */
+export interface StoredSession {
+  /** The session id (the session token's `jti`); 1 to 256 characters. */
+  id: string;
+  /** The user the session belongs to; 1 to 256 characters. */
+  sub: string;
+  /** When the user signed in, in seconds since the epoch. */
+  createdAt: number;
+  /** When the session ends, in seconds since the epoch; the store forgets it then. */
+  expiresAt: number;
+  /** The browser that signed in, for a "your devices" list; stores keep at most 256 characters. */
+  userAgent?: string;
+}
+
+/**
+ * What {@linkcode SessionStore.hit} counted.
+ *
+ * @example
+ * ```ts
+ * import type { HitCount } from "@service-stack/auth";
+ *
+ * const counted: HitCount = { count: 3, resetIn: 840 };
+ * const retryAfter = counted.count > 5 ? String(counted.resetIn) : undefined;
+ * ```
+ */
+export interface HitCount {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Whole seconds (rounded up, at least 1) until the window ends and the count starts over. */
+  resetIn: number;
+}
+
+/**
+ * A server-side store for revocable sessions, one-time values and hit
+ * counters, shared by every instance of an app that uses the same backend.
+ *
+ * Keys (`id`, `sub`, `key`) are non-empty strings of at most 256 characters;
+ * other input rejects with a `TypeError`. A value read back from the backend
+ * that is not what the store wrote rejects with an `Error`; it is never taken
+ * for a session.
+ *
+ * @example Revoking a session
+ * ```ts
+ * import { memoryStore, type SessionStore } from "@service-stack/auth";
+ *
+ * const store: SessionStore = memoryStore();
+ * const now = Date.now() / 1000;
+ * await store.saveSession({ id: "s1", sub: "user-1", createdAt: now, expiresAt: now + 3600 });
+ * console.log(await store.getSession("s1")); // { id: "s1", sub: "user-1", ... }
+ * await store.deleteSession("s1"); // true: signed out everywhere
+ * console.log(await store.getSession("s1")); // null
+ * ```
+ */
+export interface SessionStore {
+  /**
+   * Saves a session, or replaces the one with the same id. It joins its
+   * user's list and vanishes at `expiresAt`; a session whose `expiresAt` has
+   * already passed is removed instead of saved.
+   */
+  saveSession(session: StoredSession): Promise<void>;
+  /**
+   * The active session with this id, or `null` when it is unknown, expired
+   * or revoked. One round trip to the backend.
+   */
+  getSession(id: string): Promise<StoredSession | null>;
+  /** Revokes one session; resolves `true` when it existed. */
+  deleteSession(id: string): Promise<boolean>;
+  /** The user's active sessions, in no particular order; expired ones are pruned. */
+  listSessions(sub: string): Promise<StoredSession[]>;
+  /** Revokes every session of a user; resolves how many there were. */
+  deleteSessions(sub: string): Promise<number>;
+  /**
+   * Marks a one-time value used: resolves `true` only for the first call with
+   * this key within `ttlSeconds`, atomically across every instance sharing
+   * the backend; `false` for every later call until the mark expires.
+   */
+  consume(key: string, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Counts one hit on `key` in a fixed window that starts at the first hit
+   * and lasts `windowSeconds`, atomically across instances.
+   */
+  hit(key: string, windowSeconds: number): Promise<HitCount>;
+  /** Clears a hit counter, so the next hit starts a new window. */
+  resetHits(key: string): Promise<void>;
+}

@@ -1,0 +1,417 @@
+/**
+ * The behaviour every `SessionStore` promises, as one suite that each
+ * adapter's test file runs against its real backend.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import type { SessionStore, StoredSession } from "../../mod.ts";
+
+/** Kinds of entries a harness can plant raw values under. */
+export type PlantKind = "session" | "listed" | "once" | "hits";
+
+/** One backend for one test: stores over it, and raw access for corruption tests. */
+export interface StoreHarness {
+  /** A store over this backend; stores with the same prefix share everything. */
+  store(prefix?: string): SessionStore;
+  /**
+   * A store over the same backend through a second, separate connection
+   * (another app instance); absent when the backend lives in one object.
+   */
+  otherInstance?(prefix?: string): Promise<SessionStore>;
+  /**
+   * Writes `value` as the store's default prefix would for `kind` and `key`,
+   * bypassing the store: `session` under a session id, `listed` as a session
+   * of user `sub` under id `key`, `once` and `hits` under a key.
+   */
+  plant?(kind: PlantKind, key: string, value: unknown, sub?: string): Promise<void>;
+  /** Closes connections and stops servers. */
+  close(): Promise<void>;
+}
+
+/** How to run the suite for one adapter. */
+export interface ContractOptions {
+  /** Opens a fresh, empty backend. */
+  open(): Promise<StoreHarness>;
+  /** Ignores every test (e.g. the server is not installed). */
+  ignore?: boolean;
+  /** Whether {@linkcode StoreHarness.otherInstance} exists (multi-instance tests). */
+  shared: boolean;
+  /** Backend values the store did not write; omit when the backend cannot hold any. */
+  garbage?: {
+    /** Backend-specific bad sessions beyond the shared ones (e.g. text that is not JSON). */
+    session: unknown[];
+    /** Raw one-time mark values that `consume` must refuse to read as absent. */
+    once: unknown[];
+    /** Raw counter values that `hit` must refuse. */
+    hits: unknown[];
+  };
+}
+
+// The store's own words for a value it did not write, or Redis refusing to count one.
+const CORRUPT = /did not write|not an integer/;
+
+/** Sleeps `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** A session of `sub` expiring `seconds` from now. */
+export function session(id: string, sub: string, seconds = 3600): StoredSession {
+  const now = Date.now() / 1000;
+  return { id, sub, createdAt: Math.floor(now), expiresAt: now + seconds, userAgent: "Test/1.0" };
+}
+
+function byId(a: StoredSession, b: StoredSession): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * Registers the contract tests for one adapter, each named `<label>: <behaviour>`.
+ *
+ * @example
+ * ```ts ignore
+ * storeContract("memory", { shared: false, open: () => Promise.resolve(memoryHarness()) });
+ * ```
+ */
+export function storeContract(label: string, options: ContractOptions): void {
+  function test(name: string, fn: (harness: StoreHarness) => Promise<void>, only = true): void {
+    if (!only) return;
+    Deno.test({
+      name: `${label}: ${name}`,
+      ignore: options.ignore,
+      fn: async () => {
+        const harness = await options.open();
+        try {
+          await fn(harness);
+        } finally {
+          await harness.close();
+        }
+      },
+    });
+  }
+
+  // --- sessions ---------------------------------------------------------
+
+  test("getSession returns the session saveSession saved", async (h) => {
+    const store = h.store();
+    const saved = session("s1", "user-1");
+    await store.saveSession(saved);
+    assert.deepEqual(await store.getSession("s1"), saved);
+  });
+
+  test("getSession returns null for an id never saved", async (h) => {
+    const store = h.store();
+    await store.saveSession(session("s1", "user-1"));
+    assert.equal(await store.getSession("s2"), null);
+    assert.equal(await store.getSession("s"), null);
+  });
+
+  test("saveSession replaces the session with the same id", async (h) => {
+    const store = h.store();
+    await store.saveSession(session("s1", "user-1", 60));
+    const replaced = { ...session("s1", "user-1", 7200), userAgent: "Other/2.0" };
+    await store.saveSession(replaced);
+    assert.deepEqual(await store.getSession("s1"), replaced);
+    assert.deepEqual(await store.listSessions("user-1"), [replaced]);
+  });
+
+  test("saveSession keeps a session without a userAgent without one", async (h) => {
+    const store = h.store();
+    const { userAgent: _, ...bare } = session("s1", "user-1");
+    await store.saveSession(bare);
+    assert.deepEqual(await store.getSession("s1"), bare);
+  });
+
+  test("saveSession cuts a userAgent to 256 characters", async (h) => {
+    const store = h.store();
+    await store.saveSession({ ...session("s1", "user-1"), userAgent: "A".repeat(300) });
+    assert.equal((await store.getSession("s1"))?.userAgent, "A".repeat(256));
+  });
+
+  test("a session is neither returned nor listed once its expiresAt has passed", async (h) => {
+    const store = h.store();
+    const short = session("short", "user-1", 1);
+    await store.saveSession(short);
+    await store.saveSession(session("long", "user-1"));
+    assert.deepEqual(await store.getSession("short"), short);
+    await sleep(short.expiresAt * 1000 - Date.now() + 150);
+    assert.equal(await store.getSession("short"), null);
+    assert.deepEqual((await store.listSessions("user-1")).map((s) => s.id), ["long"]);
+  });
+
+  test("saveSession with an expiresAt already past removes the session", async (h) => {
+    const store = h.store();
+    await store.saveSession(session("s1", "user-1"));
+    await store.saveSession(session("s1", "user-1", -10));
+    assert.equal(await store.getSession("s1"), null);
+    assert.deepEqual(await store.listSessions("user-1"), []);
+  });
+
+  test("listSessions returns every active session of the user and no one else's", async (h) => {
+    const store = h.store();
+    const mine = [session("a", "user-1"), session("b", "user-1"), session("c", "user-1")];
+    for (const s of mine) await store.saveSession(s);
+    await store.saveSession(session("d", "user-2"));
+    assert.deepEqual((await store.listSessions("user-1")).sort(byId), mine);
+  });
+
+  test("listSessions does not mix users whose names start alike", async (h) => {
+    const store = h.store();
+    await store.saveSession(session("a", "user"));
+    await store.saveSession(session("b", "user-1"));
+    await store.saveSession(session("c", "use"));
+    assert.deepEqual((await store.listSessions("user")).map((s) => s.id), ["a"]);
+  });
+
+  test("listSessions returns an empty list for a user without sessions", async (h) => {
+    assert.deepEqual(await h.store().listSessions("nobody"), []);
+  });
+
+  test("deleteSession revokes one session and resolves true", async (h) => {
+    const store = h.store();
+    await store.saveSession(session("s1", "user-1"));
+    await store.saveSession(session("s2", "user-1"));
+    assert.equal(await store.deleteSession("s1"), true);
+    assert.equal(await store.getSession("s1"), null);
+    assert.equal((await store.getSession("s2"))?.id, "s2");
+    assert.deepEqual((await store.listSessions("user-1")).map((s) => s.id), ["s2"]);
+  });
+
+  test("deleteSession resolves false for an unknown or already deleted id", async (h) => {
+    const store = h.store();
+    assert.equal(await store.deleteSession("never"), false);
+    await store.saveSession(session("s1", "user-1"));
+    await store.deleteSession("s1");
+    assert.equal(await store.deleteSession("s1"), false);
+  });
+
+  test("deleteSessions revokes every session of the user and resolves how many", async (h) => {
+    const store = h.store();
+    for (const id of ["a", "b", "c"]) await store.saveSession(session(id, "user-1"));
+    await store.saveSession(session("d", "user-2"));
+    assert.equal(await store.deleteSessions("user-1"), 3);
+    for (const id of ["a", "b", "c"]) assert.equal(await store.getSession(id), null);
+    assert.deepEqual(await store.listSessions("user-1"), []);
+    assert.equal((await store.getSession("d"))?.sub, "user-2");
+  });
+
+  test("deleteSessions resolves 0 for a user without sessions", async (h) => {
+    assert.equal(await h.store().deleteSessions("nobody"), 0);
+  });
+
+  test("a session saved again under another user moves to that user's list", async (h) => {
+    const store = h.store();
+    await store.saveSession(session("s1", "user-1"));
+    await store.saveSession(session("s1", "user-2"));
+    assert.deepEqual(await store.listSessions("user-1"), []);
+    assert.deepEqual((await store.listSessions("user-2")).map((s) => s.id), ["s1"]);
+    assert.equal(await store.deleteSessions("user-1"), 0);
+    assert.equal((await store.getSession("s1"))?.sub, "user-2");
+  });
+
+  test("invalid arguments reject with a TypeError", async (h) => {
+    const store = h.store();
+    const bad: [string, () => Promise<unknown>][] = [
+      ["empty id", () => store.getSession("")],
+      ["long id", () => store.getSession("x".repeat(257))],
+      ["number id", () => store.getSession(1 as unknown as string)],
+      ["session without sub", () => store.saveSession({ ...session("s1", ""), sub: "" })],
+      ["NaN expiresAt", () => store.saveSession({ ...session("s1", "u"), expiresAt: NaN })],
+      [
+        "number userAgent",
+        () => store.saveSession({ ...session("s1", "u"), userAgent: 5 as unknown as string }),
+      ],
+      ["empty sub", () => store.listSessions("")],
+      ["zero ttl", () => store.consume("k", 0)],
+      ["negative ttl", () => store.consume("k", -1)],
+      ["Infinity window", () => store.hit("k", Infinity)],
+      ["empty key", () => store.hit("", 60)],
+    ];
+    for (const [what, call] of bad) await assert.rejects(call(), TypeError, what);
+    assert.equal(await store.getSession("s1"), null);
+  });
+
+  // --- consume ----------------------------------------------------------
+
+  test("consume is true the first time and false every time after", async (h) => {
+    const store = h.store();
+    assert.equal(await store.consume("state-1", 60), true);
+    assert.equal(await store.consume("state-1", 60), false);
+    assert.equal(await store.consume("state-1", 60), false);
+  });
+
+  test("concurrent consume calls for one key resolve true exactly once", async (h) => {
+    const store = h.store();
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () => store.consume("state-1", 60)),
+    );
+    assert.equal(results.filter((first) => first).length, 1);
+  });
+
+  test("consume is true again once its ttl has passed", async (h) => {
+    const store = h.store();
+    assert.equal(await store.consume("state-1", 1), true);
+    assert.equal(await store.consume("state-1", 1), false);
+    await sleep(1_150);
+    assert.equal(await store.consume("state-1", 1), true);
+  });
+
+  test("consume keys are independent", async (h) => {
+    const store = h.store();
+    assert.equal(await store.consume("state-1", 60), true);
+    assert.equal(await store.consume("state-2", 60), true);
+    assert.equal(await store.consume("state-", 60), true);
+  });
+
+  test("two instances racing to consume one key: exactly one wins", async (h) => {
+    const one = h.store();
+    const two = await h.otherInstance!();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two).consume("state-1", 60)),
+    );
+    assert.equal(results.filter((first) => first).length, 1);
+    assert.equal(await two.consume("state-1", 60), false);
+  }, options.shared);
+
+  // --- hit --------------------------------------------------------------
+
+  test("hit counts each hit in a window and says when the window ends", async (h) => {
+    const store = h.store();
+    const counted = [];
+    for (let i = 0; i < 3; i++) counted.push(await store.hit("user-1", 900));
+    assert.deepEqual(counted.map((c) => c.count), [1, 2, 3]);
+    for (const { resetIn } of counted) assert.ok(resetIn >= 899 && resetIn <= 900, `${resetIn}`);
+  });
+
+  test("concurrent hits are each counted exactly once", async (h) => {
+    const store = h.store();
+    const counted = await Promise.all(Array.from({ length: 25 }, () => store.hit("user-1", 60)));
+    const counts = counted.map((c) => c.count).sort((a, b) => a - b);
+    assert.deepEqual(counts, Array.from({ length: 25 }, (_, i) => i + 1));
+    assert.equal((await store.hit("user-1", 60)).count, 26);
+  });
+
+  test("hits from two instances are counted together", async (h) => {
+    const one = h.store();
+    const two = await h.otherInstance!();
+    const counted = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? one : two).hit("user-1", 60)),
+    );
+    const counts = counted.map((c) => c.count).sort((a, b) => a - b);
+    assert.deepEqual(counts, Array.from({ length: 20 }, (_, i) => i + 1));
+  }, options.shared);
+
+  test("a hit window is fixed at the first hit, then the count starts over", async (h) => {
+    const store = h.store();
+    const started = Date.now();
+    assert.equal((await store.hit("user-1", 1)).count, 1);
+    await sleep(500);
+    const second = await store.hit("user-1", 1);
+    assert.deepEqual(second, { count: 2, resetIn: 1 });
+    await sleep(started + 1_150 - Date.now());
+    assert.equal((await store.hit("user-1", 1)).count, 1);
+  });
+
+  test("resetHits starts a new window", async (h) => {
+    const store = h.store();
+    await store.hit("user-1", 60);
+    await store.hit("user-1", 60);
+    await store.resetHits("user-1");
+    assert.equal((await store.hit("user-1", 60)).count, 1);
+  });
+
+  test("hit counters for different keys are independent", async (h) => {
+    const store = h.store();
+    await store.hit("user-1", 60);
+    await store.hit("user-1", 60);
+    assert.equal((await store.hit("user-2", 60)).count, 1);
+    await store.resetHits("user-2");
+    assert.equal((await store.hit("user-1", 60)).count, 3);
+  });
+
+  // --- isolation --------------------------------------------------------
+
+  test("stores under different prefixes share nothing", async (h) => {
+    const one = h.store("app-one:");
+    const two = h.store("app-two:");
+    await one.saveSession(session("s1", "user-1"));
+    assert.equal(await two.getSession("s1"), null);
+    assert.deepEqual(await two.listSessions("user-1"), []);
+    assert.equal(await two.deleteSessions("user-1"), 0);
+    assert.equal(await two.deleteSession("s1"), false);
+    assert.equal((await one.getSession("s1"))?.id, "s1");
+    assert.equal(await one.consume("state-1", 60), true);
+    assert.equal(await two.consume("state-1", 60), true);
+    await one.hit("user-1", 60);
+    assert.equal((await two.hit("user-1", 60)).count, 1);
+  }, options.shared);
+
+  // --- values the store did not write -------------------------------------
+
+  const garbage = options.garbage;
+  if (garbage === undefined) return;
+
+  test("getSession rejects a session entry the store did not write", async (h) => {
+    const store = h.store();
+    const values = [...badSessions("s1", "user-1"), ...garbage.session];
+    for (const value of values) {
+      await h.plant!("session", "s1", value);
+      await assert.rejects(store.getSession("s1"), CORRUPT, JSON.stringify(value));
+    }
+  });
+
+  test("listSessions rejects a listed session the store did not write", async (h) => {
+    const store = h.store();
+    // Each bad value names the user whose list it is planted in, so only its own fault counts.
+    const valuesFor = (sub: string) => [
+      ...badSessions("s1", sub),
+      ...garbage.session,
+      session("s1", "someone-else"),
+    ];
+    for (let i = 0; i < valuesFor("").length; i++) {
+      const value = valuesFor(`user-${i}`)[i];
+      await h.plant!("listed", "s1", value, `user-${i}`);
+      await assert.rejects(store.listSessions(`user-${i}`), CORRUPT, JSON.stringify(value));
+    }
+  });
+
+  test("consume rejects a one-time mark the store did not write", async (h) => {
+    const store = h.store();
+    for (const [i, value] of garbage.once.entries()) {
+      await h.plant!("once", `k${i}`, value);
+      await assert.rejects(store.consume(`k${i}`, 60), CORRUPT, JSON.stringify(value));
+    }
+  }, garbage.once.length > 0);
+
+  test("hit rejects a counter the store did not write", async (h) => {
+    const store = h.store();
+    for (const [i, value] of garbage.hits.entries()) {
+      await h.plant!("hits", `k${i}`, value);
+      await assert.rejects(store.hit(`k${i}`, 60), CORRUPT, JSON.stringify(value));
+    }
+  });
+}
+
+/** Values that are not the session `id` of `sub` as a store writes it. */
+function badSessions(id: string, sub: string): unknown[] {
+  const good = session(id, sub);
+  const { sub: _, ...withoutSub } = good;
+  return [
+    null,
+    5,
+    "text",
+    [],
+    {},
+    withoutSub,
+    { ...good, id: 5 },
+    { ...good, id: "other" },
+    { ...good, sub: 7 },
+    { ...good, sub: "" },
+    { ...good, createdAt: "yesterday" },
+    { ...good, expiresAt: null },
+    { ...good, userAgent: 42 },
+    { ...good, userAgent: "A".repeat(257) },
+  ];
+}
