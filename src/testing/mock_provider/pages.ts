@@ -13,9 +13,44 @@ const HTML_HEADERS = {
   "X-Content-Type-Options": "nosniff",
 };
 
-const STYLE =
-  "body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}" +
-  "button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}label{display:block;margin:.25rem 0}";
+// One small inline stylesheet (the CSP allows nothing else): readable on a phone, large tap
+// targets, visible focus, and the system's dark mode.
+const STYLE = [
+  ":root{color-scheme:light dark;--ink:#1d2433;--muted:#5b6478;--line:#d0d6e2;--paper:#fff;" +
+  "--back:#f3f5f9;--accent:#2f5bd3;--accent-ink:#fff;--pick:#eef3ff}",
+  "@media (prefers-color-scheme:dark){:root{--ink:#e8ebf2;--muted:#a3acbf;--line:#3a4254;" +
+  "--paper:#1b2030;--back:#11151f;--accent:#7d9cf0;--accent-ink:#0b1020;--pick:#24304d}}",
+  "*{box-sizing:border-box}",
+  "body{margin:0;padding:1.5rem 1rem;font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;" +
+  "color:var(--ink);background:var(--back)}",
+  "main{max-width:26rem;margin:0 auto;padding:1.5rem 1.25rem;background:var(--paper);" +
+  "border:1px solid var(--line);border-radius:12px}",
+  "h1{margin:0 0 .5rem;font-size:1.35rem;line-height:1.3}",
+  "p{margin:.5rem 0}.muted{color:var(--muted)}",
+  "code{font-family:ui-monospace,Menlo,monospace;font-size:.9em;overflow-wrap:anywhere}",
+  ".scopes{display:flex;flex-wrap:wrap;gap:.35rem;margin:.5rem 0 1rem;padding:0;list-style:none}",
+  ".scopes li{padding:.1rem .55rem;border:1px solid var(--line);border-radius:999px;" +
+  "font-size:.9rem}",
+  "fieldset{margin:0 0 1rem;padding:0;border:0}",
+  "legend{margin-bottom:.5rem;padding:0;font-weight:600}",
+  ".account{display:flex;gap:.75rem;align-items:center;min-height:3rem;margin:.5rem 0;" +
+  "padding:.6rem .8rem;border:1px solid var(--line);border-radius:10px;cursor:pointer}",
+  ".account:has(input:checked){border-color:var(--accent);background:var(--pick)}",
+  ".account input{flex:none;width:1.25rem;height:1.25rem;margin:0;accent-color:var(--accent)}",
+  ".account span{display:flex;flex-direction:column;min-width:0;overflow-wrap:anywhere}",
+  ".account small{color:var(--muted);font-size:.875rem}",
+  ".actions{display:flex;flex-wrap:wrap;gap:.75rem}",
+  "button{flex:1 1 8rem;min-height:2.75rem;padding:.6rem 1rem;font:inherit;font-weight:600;" +
+  "border-radius:8px;cursor:pointer}",
+  "button[value=approve]{color:var(--accent-ink);background:var(--accent);" +
+  "border:1px solid var(--accent)}",
+  "button[value=deny]{color:var(--ink);background:transparent;border:1px solid var(--line)}",
+  ":focus-visible{outline:3px solid var(--accent);outline-offset:2px}",
+].join("");
+
+const HEAD = `<!doctype html><html lang="en"><meta charset="utf-8">` +
+  `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<meta name="robots" content="noindex">`;
 
 /**
  * Escapes text for an HTML text node or a double-quoted attribute value.
@@ -52,11 +87,17 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
  * ```
  */
 export function errorPage(error: string, description: string): Response {
-  const body = `<!doctype html><html lang="en"><meta charset="utf-8">` +
-    `<title>Authorization error</title><style>${STYLE}</style>` +
-    `<h1>Authorization error</h1><p><code>${escapeHTML(error)}</code></p>` +
-    `<p>${escapeHTML(description)}</p></html>`;
+  const body = `${HEAD}<title>Authorization error</title><style>${STYLE}</style>` +
+    `<main><h1>Authorization error</h1><p><code>${escapeHTML(error)}</code></p>` +
+    `<p>${escapeHTML(description)}</p></main></html>`;
   return new Response(body, { status: 400, headers: HTML_HEADERS });
+}
+
+/** An account label, `Name <email>` shown as the name over the address. */
+function accountText(label: string): string {
+  const match = /^(.*) <([^<>]+)>$/.exec(label);
+  if (match === null) return `<span>${escapeHTML(label)}</span>`;
+  return `<span>${escapeHTML(match[1])}<small>${escapeHTML(match[2])}</small></span>`;
 }
 
 /** What the consent page shows and posts back. */
@@ -101,18 +142,23 @@ export function consentPage(input: ConsentPageInput): Response {
     .join("");
   const accounts = input.accounts
     .map(([sub, label]) =>
-      `<label><input type="radio" name="user" value="${escapeHTML(sub)}"${
+      `<label class="account"><input type="radio" name="user" value="${escapeHTML(sub)}"${
         sub === input.selected ? " checked" : ""
-      }> ${escapeHTML(label)}</label>`
+      }>${accountText(label)}</label>`
     )
     .join("");
-  const body = `<!doctype html><html lang="en"><meta charset="utf-8">` +
-    `<title>Sign in with ${escapeHTML(input.providerName)}</title><style>${STYLE}</style>` +
-    `<h1>Sign in with ${escapeHTML(input.providerName)}</h1>` +
-    `<p>An application asks for: <code>${escapeHTML(input.scope)}</code></p>` +
+  const scopes = input.scope.split(" ").filter((scope) => scope !== "")
+    .map((scope) => `<li><code>${escapeHTML(scope)}</code></li>`)
+    .join("");
+  const name = escapeHTML(input.providerName);
+  const body = `${HEAD}<title>Sign in with ${name}</title><style>${STYLE}</style>` +
+    `<main><h1>Sign in with ${name}</h1>` +
+    `<p class="muted">An application asks to sign you in and to read:</p>` +
+    `<ul class="scopes" aria-label="Requested scopes">${scopes || "<li>no scope</li>"}</ul>` +
     `<form method="post" action="${escapeHTML(input.action)}">${hidden}` +
-    `<fieldset><legend>Account</legend>${accounts}</fieldset><p>` +
+    `<fieldset><legend>Choose an account</legend>${accounts}</fieldset>` +
+    `<div class="actions">` +
     `<button type="submit" name="decision" value="approve">Approve</button>` +
-    `<button type="submit" name="decision" value="deny">Deny</button></p></form></html>`;
+    `<button type="submit" name="decision" value="deny">Deny</button></div></form></main></html>`;
   return new Response(body, { status: 200, headers: HTML_HEADERS });
 }
