@@ -23,7 +23,14 @@ export type {
   SignInParams,
   UserInput,
 } from "./src/config.ts";
-export type { AuthAPI, SignInOptions, SignOutOptions, UpdateSessionOptions } from "./src/api.ts";
+export type {
+  AuthAPI,
+  ListSessionsOptions,
+  SessionInfo,
+  SignInOptions,
+  SignOutOptions,
+  UpdateSessionOptions,
+} from "./src/api.ts";
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/password.ts";
 export type { Handler } from "./src/handler.ts";

@@ -9,6 +9,7 @@ import type { AuthContext, Credentials } from "./config.ts";
 import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
 import { checkedRedirectTarget, finish, type RedirectIntent } from "./core/redirects.ts";
 import { readSession, signOut, toSession, updateSession } from "./core/session.ts";
+import { emit } from "./core/events.ts";
 import { signInWithCredentials } from "./core/sign_in.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
@@ -46,6 +47,26 @@ export interface UpdateSessionOptions {
   expires?: string;
 }
 
+/** One of a user's sessions, as `api.listSessions` shows it. */
+export interface SessionInfo {
+  /** The session id (pass it to `api.revokeSession`). */
+  id: string;
+  /** When the user signed in, ISO 8601 UTC. */
+  createdAt: string;
+  /** When the session ends at the latest, ISO 8601 UTC. */
+  expiresAt: string;
+  /** The browser that signed in, when it said. */
+  userAgent?: string;
+  /** Whether this is the session of `options.request`. */
+  current: boolean;
+}
+
+/** Options of `api.listSessions`. */
+export interface ListSessionsOptions {
+  /** The incoming request: its session is marked `current`. */
+  request?: Request;
+}
+
 /** The server API of an instance. */
 export interface AuthAPI<U extends User = User> {
   /** The request's session, or `null` for any missing, invalid or expired session. Never throws. */
@@ -54,6 +75,15 @@ export interface AuthAPI<U extends User = User> {
   signIn(providerId: string, options: SignInOptions): Promise<Response>;
   /** A `Response` that clears the session and CSRF cookies. */
   signOut(options?: SignOutOptions): Promise<Response>;
+  /**
+   * The user's active sessions ("your devices"), newest first. Needs
+   * `session.store`; throws `AuthError` 503 when the store fails.
+   */
+  listSessions(sub: string, options?: ListSessionsOptions): Promise<SessionInfo[]>;
+  /** Ends one session on every instance (e.g. "sign out this device"); `true` when it was active. Needs `session.store`. */
+  revokeSession(sessionId: string): Promise<boolean>;
+  /** Ends every session of a user (password change, ban); resolves how many. Needs `session.store`. */
+  revokeSessions(sub: string): Promise<number>;
   /** Updates the session's user fields; `null` when there is no session. Throws `AuthError` on invalid data. */
   updateSession(
     request: Request,
@@ -105,9 +135,63 @@ function checkedCredentials(credentials: unknown): Credentials {
   return { username: credentials.username, password: credentials.password };
 }
 
+function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["store"]> {
+  if (!ctx.store) {
+    throw new TypeError(
+      `api.${method} has no store to ask; expected session.store in createAuth (memoryStore(), redisStore(client), ...).`,
+    );
+  }
+  return ctx.store;
+}
+
+function requiredText(value: unknown, name: string): string {
+  if (typeof value !== "string" || value === "" || value.length > 256) {
+    throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
+  }
+  return value;
+}
+
+function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
 /** Builds the server API over a context. */
 export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
   return Object.freeze({
+    async listSessions(sub: string, options: ListSessionsOptions = {}): Promise<SessionInfo[]> {
+      const store = storeOf(ctx, "listSessions");
+      const sessions = await store.listSessions(requiredText(sub, "sub"));
+      const current = options.request
+        ? (await readSession(ctx, httpContext(ctx, options.request)))?.payload.jti
+        : undefined;
+      return sessions
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map((session) => {
+          const info: SessionInfo = {
+            id: session.id,
+            createdAt: isoDate(session.createdAt),
+            expiresAt: isoDate(session.expiresAt),
+            current: session.id === current,
+          };
+          if (session.userAgent !== undefined) info.userAgent = session.userAgent;
+          return info;
+        });
+    },
+
+    async revokeSession(sessionId: string): Promise<boolean> {
+      const store = storeOf(ctx, "revokeSession");
+      const revoked = await store.deleteSession(requiredText(sessionId, "sessionId"));
+      if (revoked) await emit(ctx, "sessionRevoked", { sessionId });
+      return revoked;
+    },
+
+    async revokeSessions(sub: string): Promise<number> {
+      const store = storeOf(ctx, "revokeSessions");
+      const count = await store.deleteSessions(requiredText(sub, "sub"));
+      await emit(ctx, "sessionRevoked", { sub });
+      return count;
+    },
+
     async getSession(request: Request): Promise<Session<U> | null> {
       try {
         const current = await readSession(ctx, httpContext(ctx, request));

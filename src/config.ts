@@ -28,6 +28,7 @@ import type { Logger, LoggerConfig } from "./logger.ts";
 import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
 import type { BuiltInProviderId, OAuthProviderCredentials } from "./oauth/types.ts";
 import { SessionCache } from "./session_cache.ts";
+import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
@@ -81,6 +82,12 @@ export interface AuthConfig<
   identity?: { schema?: StandardSchemaV1<unknown, U> };
   /** Username/password sign-in. */
   credentials?: {
+    /**
+     * Failed sign-ins allowed per username per window before 429 with
+     * `Retry-After` (default `{ maxAttempts: 5, window: 900 }`); shared by every
+     * instance with `session.store`, per process without; `false` turns it off.
+     */
+    throttle?: false | { maxAttempts?: number; window?: number };
     /** Returns the user for valid credentials, `null` otherwise; may throw `AuthError`. */
     authorize: (
       credentials: Credentials,
@@ -106,8 +113,14 @@ export interface AuthConfig<
   pages?: { error?: string };
   /** Token format: `sealed` (default), `signed` or `encrypted`. */
   jwt?: { mode?: JWTMode };
-  /** Session lifetime in seconds: `maxAge` (default 30 days), `updateAge` (default 1 day). */
-  session?: { maxAge?: number; updateAge?: number };
+  /**
+   * Sessions: `maxAge` (seconds, default 30 days, at most 400), `updateAge`
+   * (seconds, default 1 day); `store` makes sessions revocable (sign-out ends
+   * them everywhere, `api.revokeSessions`), each OAuth state single-use and
+   * the credentials throttle shared; `storeTimeout` bounds each store call
+   * (milliseconds, default 1000): a failing store fails closed (503).
+   */
+  session?: { maxAge?: number; updateAge?: number; store?: SessionStore; storeTimeout?: number };
   /** `false` silences logs; an object sets `appName`, `level` and a sink. */
   logger?: LoggerConfig;
   /** The `fetch` used for provider calls (tests, proxies). Default: global `fetch`. */
@@ -190,7 +203,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const basePath = resolveBasePath(config.basePath);
   const logger = resolveLogger(config.logger, { read, clock });
-  const session = resolveSession(config.session);
+  const session = resolveSession(config.session, { logger });
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);

@@ -28,6 +28,34 @@ export interface FeatureSettings {
   readonly signUpSchema?: StandardSchemaV1<unknown, Record<string, unknown>>;
   /** `signUp.onCreateUser`: enables `POST /signUp`. */
   readonly onCreateUser?: (payload: Record<string, unknown>, request: Request) => unknown;
+  /** `credentials.throttle`: at most `maxAttempts` failed sign-ins per username per `window` seconds. */
+  readonly throttle?: ThrottleSettings;
+}
+
+/** How failed credentials sign-ins are throttled. */
+export interface ThrottleSettings {
+  /** Failed attempts allowed per username in one window; default 5. */
+  readonly maxAttempts: number;
+  /** The window, in seconds; default 900 (15 minutes). */
+  readonly window: number;
+}
+
+const DEFAULT_THROTTLE: ThrottleSettings = Object.freeze({ maxAttempts: 5, window: 15 * 60 });
+
+function resolveThrottle(value: unknown): ThrottleSettings | undefined {
+  if (value === false) return undefined;
+  if (value === undefined) return DEFAULT_THROTTLE;
+  if (!isRecord(value)) {
+    fail("credentials.throttle is invalid; expected false or { maxAttempts, window }.");
+  }
+  knownKeys(value, "credentials.throttle", ["maxAttempts", "window"]);
+  const { maxAttempts = DEFAULT_THROTTLE.maxAttempts, window = DEFAULT_THROTTLE.window } = value;
+  for (const [name, number] of [["maxAttempts", maxAttempts], ["window", window]] as const) {
+    if (typeof number !== "number" || !Number.isInteger(number) || number < 1) {
+      fail(`credentials.throttle.${name} is invalid; expected a positive whole number.`);
+    }
+  }
+  return Object.freeze({ maxAttempts: maxAttempts as number, window: window as number });
 }
 
 /** What the feature resolver reads from the config. */
@@ -42,7 +70,7 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
   const { identity, credentials, signUp } = options;
   optionalObject(identity, "identity", "{ schema }");
   knownKeys(identity, "identity", ["schema"]);
-  knownKeys(credentials, "credentials", ["authorize"]);
+  knownKeys(credentials, "credentials", ["authorize", "throttle"]);
   knownKeys(signUp, "signUp", ["schema", "onCreateUser"]);
   const identitySchema = isRecord(identity) ? identity.schema : undefined;
   optionalSchema(identitySchema, "identity.schema");
@@ -67,6 +95,7 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
       ? credentials.authorize as FeatureSettings["authorize"]
       : undefined,
     signUpSchema: isRecord(signUp) ? signUp.schema as FeatureSettings["signUpSchema"] : undefined,
+    throttle: resolveThrottle(isRecord(credentials) ? credentials.throttle : undefined),
     onCreateUser: isRecord(signUp)
       ? signUp.onCreateUser as FeatureSettings["onCreateUser"]
       : undefined,

@@ -4,6 +4,10 @@
  * @module
  */
 
+import type { Logger } from "../logger.ts";
+import { memoryStore } from "../store/memory.ts";
+import { DEFAULT_STORE_TIMEOUT_MS, guardStore, isSessionStore } from "../store/guard.ts";
+import type { SessionStore } from "../store/types.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
 
 const DAY = 24 * 60 * 60;
@@ -16,6 +20,10 @@ export interface SessionSettings {
   readonly maxAge: number;
   /** Age after which `GET /session` re-issues the token, in seconds. */
   readonly updateAge: number;
+  /** `session.store`, guarded by the timeout: revocation, single-use state, shared throttle. */
+  readonly store?: SessionStore;
+  /** Where failed credentials are counted: the store, else this process's memory. */
+  readonly throttleStore: SessionStore;
 }
 
 function seconds(value: unknown, name: string, fallback: number): number {
@@ -30,10 +38,15 @@ function seconds(value: unknown, name: string, fallback: number): number {
  * Resolves `session`: `maxAge` (default 30 days, at most 400), `updateAge`
  * (default 1 day, or half of a shorter `maxAge`; always below `maxAge`).
  */
-export function resolveSession(value: unknown): SessionSettings {
+export function resolveSession(value: unknown, context: { logger: Logger }): SessionSettings {
   optionalObject(value, "session", "{ maxAge: 2592000, updateAge: 86400 }");
-  knownKeys(value, "session", ["maxAge", "updateAge"]);
-  const session = (value ?? {}) as { maxAge?: unknown; updateAge?: unknown };
+  knownKeys(value, "session", ["maxAge", "updateAge", "store", "storeTimeout"]);
+  const session = (value ?? {}) as {
+    maxAge?: unknown;
+    updateAge?: unknown;
+    store?: unknown;
+    storeTimeout?: unknown;
+  };
   const maxAge = seconds(session.maxAge, "session.maxAge", 30 * DAY);
   if (maxAge > MAX_SESSION_AGE) {
     fail(
@@ -48,5 +61,24 @@ export function resolveSession(value: unknown): SessionSettings {
   if (updateAge >= maxAge) {
     fail("session.updateAge is not below session.maxAge; expected a smaller updateAge.");
   }
-  return Object.freeze({ maxAge, updateAge });
+  if (session.store !== undefined && !isSessionStore(session.store)) {
+    fail(
+      "session.store is not a SessionStore; expected memoryStore(), redisStore(client), denoKvStore(kv) or an object with its methods.",
+    );
+  }
+  const timeoutMs = session.storeTimeout ?? DEFAULT_STORE_TIMEOUT_MS;
+  if (
+    typeof timeoutMs !== "number" || !Number.isInteger(timeoutMs) || timeoutMs < 1 ||
+    timeoutMs > 60_000
+  ) {
+    fail("session.storeTimeout is invalid; expected whole milliseconds from 1 to 60000.");
+  }
+  const guard = { timeoutMs, logger: context.logger };
+  const store = session.store === undefined ? undefined : guardStore(session.store, guard);
+  return Object.freeze({
+    maxAge,
+    updateAge,
+    store,
+    throttleStore: store ?? guardStore(memoryStore(), guard),
+  });
 }

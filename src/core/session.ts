@@ -77,6 +77,15 @@ function withinCap(ctx: AuthContext, payload: SessionPayload, now: number): Sess
   return now < payload.auth_time + ctx.maxAge && now < payload.exp ? payload : null;
 }
 
+/** The id of a session token this instance made and still honours by its claims; `null` otherwise. */
+export async function sessionIdOf(
+  ctx: AuthContext,
+  token: string,
+  now: number,
+): Promise<string | null> {
+  return (await verifySessionToken(ctx, token, now))?.jti ?? null;
+}
+
 /** Reads the request's session cookie (joining chunks); `null` when absent or invalid. */
 export async function readSession(
   ctx: AuthContext,
@@ -85,7 +94,16 @@ export async function readSession(
   const token = readChunkedCookie(http.jar.sessionToken.name, http.cookies);
   if (token === undefined || token === "") return null;
   const payload = await verifySessionToken(ctx, token, http.now);
-  return payload ? { token, payload } : null;
+  if (payload === null) return null;
+  // With a store, every read (cached token or not) asks it: a revoked session is no session.
+  if (ctx.store) {
+    const stored = await ctx.store.getSession(payload.jti);
+    if (stored === null || stored.sub !== payload.sub) {
+      ctx.sessionCache.delete(token);
+      return null;
+    }
+  }
+  return { token, payload };
 }
 
 /** Whether the request carries any session cookie (valid or not). */
@@ -356,9 +374,10 @@ function parseExpiresUpdate(value: unknown, now: number): number {
 }
 
 /**
- * Ends the request's session: the token leaves the verified-token cache and
- * the session and CSRF cookies are cleared. Idempotent: without a session it
- * only clears the cookies.
+ * Ends the request's session: the token leaves the verified-token cache, the
+ * session and CSRF cookies are cleared, and with a store the session is
+ * revoked on every instance. Idempotent: without a session it only clears
+ * the cookies.
  */
 export async function signOut(
   ctx: AuthContext,
@@ -367,6 +386,8 @@ export async function signOut(
 ): Promise<void> {
   if (session) ctx.sessionCache.delete(session.token);
   http.setCookies.push(...clearSessionCookies(http), clearCsrfCookie(http));
+  // The cookies go either way; a store that cannot revoke makes the answer a 503.
+  if (session && ctx.store) await ctx.store.deleteSession(session.payload.jti);
   await emit(ctx, "signOut", {
     session: session ? toSession(session.payload) : null,
     request: http.request,

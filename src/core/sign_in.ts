@@ -11,12 +11,13 @@ import { readChunkedCookie } from "../cookies/chunks.ts";
 import { AuthError } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { failingFields, validateWith } from "../standard_schema.ts";
+import { encodeBase64Url } from "../jose/base64url.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { Session, User } from "../types.ts";
 import { callApp } from "./call_app.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
-import { issueSession, type UserSource, validateUser } from "./session.ts";
+import { issueSession, sessionIdOf, type UserSource, validateUser } from "./session.ts";
 
 /**
  * Issues the session for a validated user and a CSRF token bound to it, and
@@ -29,8 +30,23 @@ export async function startSession(
   user: User,
 ): Promise<Session> {
   const issued = await issueSession(ctx, http, user);
+  // Saved once, before any cookie is set: a store that fails grants no session.
+  await ctx.store?.saveSession({
+    id: issued.payload.jti,
+    sub: issued.payload.sub,
+    createdAt: issued.payload.auth_time,
+    expiresAt: issued.payload.auth_time + ctx.maxAge,
+    userAgent: http.request.headers.get("User-Agent")?.slice(0, 256) || undefined,
+  });
   const previous = readChunkedCookie(http.jar.sessionToken.name, http.cookies);
-  if (previous !== undefined) ctx.sessionCache.delete(previous);
+  if (previous !== undefined) {
+    // The browser's earlier session is replaced: with a store it is revoked, not left as a device.
+    const replaced = ctx.store ? await sessionIdOf(ctx, previous, http.now) : null;
+    if (replaced !== null && replaced !== issued.payload.jti) {
+      await ctx.store?.deleteSession(replaced);
+    }
+    ctx.sessionCache.delete(previous);
+  }
   const csrf = await issueCsrfToken(ctx, http, issued.payload.jti);
   http.setCookies.push(...issued.cookies, csrf.cookie);
   return issued.session;
@@ -96,6 +112,18 @@ export async function signInWithCredentials(
       { status: 404 },
     );
   }
+  const throttle = ctx.throttle;
+  const key = throttle ? await throttleKey(credentials.username) : undefined;
+  const failures = key ? await ctx.throttleStore.hits(key) : null;
+  if (failures && throttle && failures.count >= throttle.maxAttempts) {
+    ctx.logger.log("warn", "credentials sign-in throttled", clientDetails(ctx, http));
+    http.headers.push(["Retry-After", String(failures.resetIn)]);
+    throw new AuthError(
+      "temporarily_unavailable",
+      "Too many failed sign-ins for this username; expected a pause before the next try.",
+      { status: 429 },
+    );
+  }
   const user = await callApp(
     ctx,
     "credentials.authorize",
@@ -103,9 +131,23 @@ export async function signInWithCredentials(
   );
   if (user === null || user === undefined) {
     ctx.logger.log("info", "credentials sign-in refused", clientDetails(ctx, http));
+    if (key && throttle) await ctx.throttleStore.hit(key, throttle.window);
     throw new AuthError("access_denied", "Wrong username or password.");
   }
-  return await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
+  const session = await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
+  if (failures && key) await ctx.throttleStore.resetHits(key);
+  return session;
+}
+
+const encoder = new TextEncoder();
+
+/** The throttle key of a username: a hash, so stores never hold usernames and keys stay short. */
+async function throttleKey(username: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    encoder.encode(username.normalize("NFC").toLowerCase()),
+  );
+  return `credentials:${encodeBase64Url(new Uint8Array(digest))}`;
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { AuthContext } from "../config.ts";
 import { browserFailure, withError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
+import { claimOAuthState } from "../core/single_use.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
@@ -35,6 +36,7 @@ export async function callbackRoute(
     return browserFailure(ctx, http, { error, route: "callback", provider: params.provider });
   }
   try {
+    await claimOAuthState(ctx, flow.state);
     await completeOAuthSignIn(ctx, http, { provider, flow, params: http.url.searchParams });
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {

@@ -289,6 +289,15 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
       });
     },
 
+    async hits(key: string): Promise<HitCount | null> {
+      checkKey("key", key);
+      const entry = await kv.get([...prefix, "hits", key]);
+      if (entry.versionstamp === null) return null;
+      const counter = readCounter(entry.value);
+      const nowMs = Date.now();
+      return counter.endsAt > nowMs ? hitCount(counter.count, counter.endsAt - nowMs) : null;
+    },
+
     async resetHits(key: string): Promise<void> {
       checkKey("key", key);
       await kv.delete([...prefix, "hits", key]);

@@ -201,6 +201,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore {
         return hitCount(1, windowMs);
       }),
 
+    hits: (key) =>
+      settle((): HitCount | null => {
+        const entry = hits.get(checkKey("key", key));
+        const nowMs = Date.now();
+        return entry !== undefined && entry.endsAtMs > nowMs
+          ? hitCount(entry.count, entry.endsAtMs - nowMs)
+          : null;
+      }),
+
     resetHits: (key) =>
       settle(() => {
         hits.delete(checkKey("key", key));

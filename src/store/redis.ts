@@ -116,6 +116,13 @@ redis.call('DEL', KEYS[1])
 return count
 `;
 
+// Reads a counter and its TTL without counting. KEYS: counter.
+const HITS = `
+local count = redis.call('GET', KEYS[1])
+if not count then return false end
+return {tonumber(count), redis.call('PTTL', KEYS[1])}
+`;
+
 // Counts a hit; the first hit of a window (or a counter without a TTL) sets the TTL.
 // KEYS: counter. ARGV: window ms.
 const HIT = `
@@ -283,6 +290,15 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
       const reply = await script(HIT, [`${prefix}hits:${key}`], [String(windowMs)]);
       if (!Array.isArray(reply) || reply.length !== 2) throw corrupt("a hit counter");
       return hitCount(integerReply(reply[0]), integerReply(reply[1]));
+    },
+
+    async hits(key: string): Promise<HitCount | null> {
+      checkKey("key", key);
+      const reply = await script(HITS, [`${prefix}hits:${key}`], []);
+      if (reply === null || reply === undefined) return null;
+      if (!Array.isArray(reply) || reply.length !== 2) throw corrupt("a hit counter");
+      const ttl = integerReply(reply[1]);
+      return ttl > 0 ? hitCount(integerReply(reply[0]), ttl) : null;
     },
 
     async resetHits(key: string): Promise<void> {

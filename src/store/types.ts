@@ -110,6 +110,8 @@ export interface SessionStore {
    * and lasts `windowSeconds`, atomically across instances.
    */
   hit(key: string, windowSeconds: number): Promise<HitCount>;
+  /** The hits counted on `key` in its current window without counting one; `null` when none. */
+  hits(key: string): Promise<HitCount | null>;
   /** Clears a hit counter, so the next hit starts a new window. */
   resetHits(key: string): Promise<void>;
 }

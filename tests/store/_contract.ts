@@ -314,6 +314,26 @@ export function storeContract(label: string, options: ContractOptions): void {
     assert.equal((await store.hit("user-1", 1)).count, 1);
   });
 
+  test("hits reads the count without counting, and null without one", async (h) => {
+    const store = h.store();
+    assert.equal(await store.hits("user-1"), null);
+    await store.hit("user-1", 900);
+    await store.hit("user-1", 900);
+    const read = await store.hits("user-1");
+    assert.equal(read?.count, 2);
+    assert.ok(read!.resetIn >= 899 && read!.resetIn <= 900);
+    assert.equal((await store.hits("user-1"))?.count, 2);
+    await store.resetHits("user-1");
+    assert.equal(await store.hits("user-1"), null);
+  });
+
+  test("hits is null once the window ended", async (h) => {
+    const store = h.store();
+    await store.hit("user-1", 1);
+    await sleep(1_150);
+    assert.equal(await store.hits("user-1"), null);
+  });
+
   test("resetHits starts a new window", async (h) => {
     const store = h.store();
     await store.hit("user-1", 60);
