@@ -14,8 +14,14 @@
  * @module
  */
 
+import process from "node:process";
 import { createAuth } from "@service-stack/auth";
-import { createDemo, portFromEnv, readPackageClientModules } from "../shared/demo.mjs";
+import {
+  createDemo,
+  portFromEnv,
+  portInUseMessage,
+  readPackageClientModules,
+} from "../shared/demo.mjs";
 
 // The part of Bun's API used here, so that `deno check` accepts this file.
 declare const Bun: {
@@ -31,11 +37,15 @@ declare const Bun: {
 let handle: (request: Request) => Response | Promise<Response> = () =>
   new Response("Starting, try again in a moment.", { status: 503 });
 
-const server = Bun.serve({
-  port: portFromEnv(Bun.env),
-  hostname: "127.0.0.1",
-  fetch: (request) => handle(request),
-});
+const port = portFromEnv(Bun.env);
+let server: { port: number };
+try {
+  server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => handle(request) });
+} catch (error) {
+  if ((error as { code?: unknown }).code !== "EADDRINUSE") throw error;
+  console.error(portInUseMessage(port, "npx -y bun@1 examples/bun/server.ts"));
+  process.exit(1);
+}
 const origin = `http://127.0.0.1:${server.port}`;
 
 const demo = await createDemo({
@@ -45,10 +55,11 @@ const demo = await createDemo({
   clientModules: await readPackageClientModules(),
 });
 const auth = createAuth(demo.authConfig);
+const handleDemo = demo.handler(auth);
 
 handle = (request) => {
   const { pathname } = new URL(request.url);
-  return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : demo.handle(request);
+  return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : handleDemo(request);
 };
 console.log(`listening on ${origin}`);
 console.log(`Open ${origin}/ in a browser.`);

@@ -15,7 +15,7 @@
  */
 
 import { createAuth } from "@service-stack/auth";
-import { createDemo, portFromEnv } from "../shared/demo.mjs";
+import { createDemo, portFromEnv, portInUseMessage } from "../shared/demo.mjs";
 
 /** Bundles `@service-stack/auth/client` into one browser ES module with `deno bundle`. */
 async function bundleBrowserClient(): Promise<string> {
@@ -40,10 +40,15 @@ const env = Deno.env.toObject();
 let handle: (request: Request) => Response | Promise<Response> = () =>
   new Response("Starting, try again in a moment.", { status: 503 });
 
-const server = Deno.serve(
-  { port: portFromEnv(env), hostname: "127.0.0.1", onListen() {} },
-  (request) => handle(request),
-);
+const port = portFromEnv(env);
+let server: Deno.HttpServer<Deno.NetAddr>;
+try {
+  server = Deno.serve({ port, hostname: "127.0.0.1", onListen() {} }, (request) => handle(request));
+} catch (error) {
+  if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+  console.error(portInUseMessage(port, "deno task demo"));
+  Deno.exit(1);
+}
 const origin = `http://127.0.0.1:${server.addr.port}`;
 
 const demo = await createDemo({
@@ -53,10 +58,11 @@ const demo = await createDemo({
   clientModules: new Map([["client.js", await bundleBrowserClient()]]),
 });
 const auth = createAuth(demo.authConfig);
+const handleDemo = demo.handler(auth);
 
 handle = (request) => {
   const { pathname } = new URL(request.url);
-  return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : demo.handle(request);
+  return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : handleDemo(request);
 };
 console.log(`listening on ${origin}`);
 console.log(`Open ${origin}/ in a browser.`);

@@ -16,7 +16,12 @@ import process from "node:process";
 import express from "express";
 import { createAuth } from "@service-stack/auth";
 import { toNodeHandler } from "@service-stack/auth/node";
-import { createDemo, portFromEnv, readPackageClientModules } from "../shared/demo.mjs";
+import {
+  createDemo,
+  portFromEnv,
+  portInUseMessage,
+  readPackageClientModules,
+} from "../shared/demo.mjs";
 
 const app = express();
 app.disable("x-powered-by");
@@ -57,7 +62,10 @@ app.use(
   },
 );
 
-const server = app.listen(portFromEnv(process.env), "127.0.0.1", async () => {
+const port = portFromEnv(process.env);
+// Express 5 hands a listen error to this callback too; the error handler below reports it.
+const server = app.listen(port, "127.0.0.1", async (/** @type {unknown} */ error) => {
+  if (error) return;
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   const origin = `http://127.0.0.1:${port}`;
@@ -69,7 +77,12 @@ const server = app.listen(portFromEnv(process.env), "127.0.0.1", async () => {
   });
   const auth = createAuth(demo.authConfig);
   handleAuth = auth.handlers.ALL;
-  handleDemo = demo.handle;
+  handleDemo = demo.handler(auth);
   console.log(`listening on ${origin}`);
   console.log(`Open ${origin}/ in a browser.`);
+});
+server.on("error", (/** @type {NodeJS.ErrnoException} */ error) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(portInUseMessage(port, "node examples/express/server.mjs"));
+  process.exit(1);
 });

@@ -16,7 +16,12 @@ import process from "node:process";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { createAuth } from "@service-stack/auth";
-import { createDemo, portFromEnv, readPackageClientModules } from "../shared/demo.mjs";
+import {
+  createDemo,
+  portFromEnv,
+  portInUseMessage,
+  readPackageClientModules,
+} from "../shared/demo.mjs";
 
 /** @type {(request: Request) => Response | Promise<Response>} */
 let handleAuth = () => new Response("Starting, try again in a moment.", { status: 503 });
@@ -27,7 +32,8 @@ const app = new Hono();
 app.all("/auth/*", (c) => handleAuth(c.req.raw));
 app.all("*", (c) => handleDemo(c.req.raw));
 
-serve({ fetch: app.fetch, port: portFromEnv(process.env), hostname: "127.0.0.1" }, async (info) => {
+const port = portFromEnv(process.env);
+const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, async (info) => {
   const origin = `http://127.0.0.1:${info.port}`;
   const demo = await createDemo({
     origin,
@@ -37,7 +43,12 @@ serve({ fetch: app.fetch, port: portFromEnv(process.env), hostname: "127.0.0.1" 
   });
   const auth = createAuth(demo.authConfig);
   handleAuth = auth.handlers.ALL;
-  handleDemo = demo.handle;
+  handleDemo = demo.handler(auth);
   console.log(`listening on ${origin}`);
   console.log(`Open ${origin}/ in a browser.`);
+});
+server.on("error", (/** @type {NodeJS.ErrnoException} */ error) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(portInUseMessage(port, "node examples/hono-node/server.mjs"));
+  process.exit(1);
 });

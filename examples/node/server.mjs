@@ -18,7 +18,12 @@ import { createServer } from "node:http";
 import process from "node:process";
 import { createAuth } from "@service-stack/auth";
 import { toNodeHandler } from "@service-stack/auth/node";
-import { createDemo, portFromEnv, readPackageClientModules } from "../shared/demo.mjs";
+import {
+  createDemo,
+  portFromEnv,
+  portInUseMessage,
+  readPackageClientModules,
+} from "../shared/demo.mjs";
 
 /** @type {(request: Request) => Response | Promise<Response>} */
 let handle = () => new Response("Starting, try again in a moment.", { status: 503 });
@@ -27,7 +32,13 @@ let handle = () => new Response("Starting, try again in a moment.", { status: 50
 // `//evil.example/x` stays a path on this host; writes every Set-Cookie on its own line.
 const server = createServer(toNodeHandler((request) => handle(request)));
 
-server.listen(portFromEnv(process.env), "127.0.0.1", async () => {
+const port = portFromEnv(process.env);
+server.on("error", (/** @type {NodeJS.ErrnoException} */ error) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(portInUseMessage(port, "node examples/node/server.mjs"));
+  process.exit(1);
+});
+server.listen(port, "127.0.0.1", async () => {
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   const origin = `http://127.0.0.1:${port}`;
@@ -38,9 +49,10 @@ server.listen(portFromEnv(process.env), "127.0.0.1", async () => {
     clientModules: await readPackageClientModules(),
   });
   const auth = createAuth(demo.authConfig);
+  const handleDemo = demo.handler(auth);
   handle = (request) => {
     const { pathname } = new URL(request.url);
-    return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : demo.handle(request);
+    return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : handleDemo(request);
   };
   console.log(`listening on ${origin}`);
   console.log(`Open ${origin}/ in a browser.`);

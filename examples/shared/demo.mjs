@@ -1,8 +1,10 @@
 /**
  * The demo app shared by the Deno, Bun and Node examples: the page, its
  * script, the browser client's modules, an in-process mock OAuth provider
- * under `/mock-oauth`, and the `createAuth` configuration (mock provider,
- * username/password sign-in, sign-up into an in-memory user table).
+ * under `/mock-oauth`, the "your devices" endpoints under `/demo/sessions`,
+ * and the `createAuth` configuration (mock provider, username/password
+ * sign-in, sign-up into an in-memory user table, sessions in a
+ * `memoryStore()` so that they can be listed and ended).
  *
  * Each runtime's entry serves it and mounts `auth.handlers.ALL` under
  * `/auth/` itself. Plain JavaScript with JSDoc types, so that Node runs it as
@@ -12,7 +14,7 @@
  */
 
 import { readFile } from "node:fs/promises";
-import { AuthError, hashPassword, verifyPassword } from "@service-stack/auth";
+import { AuthError, hashPassword, memoryStore, verifyPassword } from "@service-stack/auth";
 import { createMockProvider } from "@service-stack/auth/testing";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
@@ -50,9 +52,47 @@ const SECURITY_HEADERS = {
 /**
  * @typedef {object} Demo
  * @property {import("@service-stack/auth").AuthConfig} authConfig What to pass to `createAuth`.
- * @property {(request: Request) => Promise<Response>} handle Everything except `/auth/`: the
- *   page, its script and style, `/client/*` and the mock provider under `/mock-oauth/`.
+ * @property {(auth: DemoAuth) => (request: Request) => Promise<Response>} handler Given the
+ *   instance made from `authConfig`, answers everything except `/auth/`: the page, its script
+ *   and style, `/client/*`, the mock provider under `/mock-oauth/` and the device endpoints under
+ *   `/demo/sessions`.
  */
+
+/**
+ * The part of `createAuth(...)` the device endpoints use.
+ *
+ * @typedef {object} DemoAuth
+ * @property {object} api
+ * @property {(request: Request) => Promise<{ user: { sub: string } } | null>} api.getSession
+ * @property {(sub: string, options?: { request?: Request }) => Promise<DeviceSession[]>}
+ *   api.listSessions
+ * @property {(id: string) => Promise<boolean>} api.revokeSession
+ * @property {(sub: string) => Promise<number>} api.revokeSessions
+ * @property {(options?: { request?: Request }) => Promise<Response>} api.signOut
+ */
+
+/**
+ * One entry of `auth.api.listSessions`.
+ *
+ * @typedef {object} DeviceSession
+ * @property {string} id
+ * @property {string} createdAt ISO 8601.
+ * @property {string} expiresAt ISO 8601.
+ * @property {string} [userAgent]
+ * @property {boolean} current Whether it is the session of the request passed in.
+ */
+
+/**
+ * The line printed instead of a stack trace when the port is taken.
+ *
+ * @param {number} port
+ * @param {string} command How to start this example again, e.g. `deno task demo`.
+ * @returns {string}
+ */
+export function portInUseMessage(port, command) {
+  return `Port ${port} is already in use (another demo still running?): stop that server, ` +
+    `or pick another port, e.g. PORT=${port === 8000 ? 8001 : 8000} ${command}`;
+}
 
 /**
  * Reads the port from `PORT` (`0` picks a free one); default 8000.
@@ -206,6 +246,9 @@ export async function createDemo(options) {
         return valid && user !== undefined ? { sub: user.sub, name: user.name } : null;
       },
     },
+    // Sessions are recorded here, so that sign-out really ends them and the page can list and
+    // end them; one process only (use redisStore or denoKvStore for several).
+    session: { store: memoryStore() },
     signUp: {
       schema:
         /** @type {import("@service-stack/auth").StandardSchemaV1<unknown, Record<string, unknown>>} */ (signUpSchema),
@@ -235,27 +278,37 @@ export async function createDemo(options) {
 
   const assets = await loadAssets(runtime, clientModules);
 
-  /** @param {Request} request */
-  async function handle(request) {
-    const url = new URL(request.url);
-    if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
-      return await mock.handler(request);
-    }
-    const asset = assets.get(url.pathname);
-    if (asset === undefined) {
-      return text(
-        "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/* and /mock-oauth/*.",
-        404,
-      );
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return text("Method not allowed: expected GET or HEAD.", 405, { Allow: "GET, HEAD" });
-    }
-    // A copy per response: some servers write into the init object (@hono/node-server adds
-    // Content-Length to it), which would leak one file's length into the next response.
-    return new Response(request.method === "HEAD" ? null : asset.body, {
-      headers: { ...asset.headers },
-    });
+  /**
+   * @param {DemoAuth} auth
+   * @returns {(request: Request) => Promise<Response>}
+   */
+  function handler(auth) {
+    const devices = deviceEndpoints(auth);
+    return async (request) => {
+      const url = new URL(request.url);
+      if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
+        return await mock.handler(request);
+      }
+      if (url.pathname === "/demo/sessions" || url.pathname.startsWith("/demo/sessions/")) {
+        return await devices(request, url.pathname);
+      }
+      const asset = assets.get(url.pathname);
+      if (asset === undefined) {
+        return text(
+          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions " +
+            "and /mock-oauth/*.",
+          404,
+        );
+      }
+      if (request.method !== "GET" && request.method !== "HEAD") {
+        return text("Method not allowed: expected GET or HEAD.", 405, { Allow: "GET, HEAD" });
+      }
+      // A copy per response: some servers write into the init object (@hono/node-server adds
+      // Content-Length to it), which would leak one file's length into the next response.
+      return new Response(request.method === "HEAD" ? null : asset.body, {
+        headers: { ...asset.headers },
+      });
+    };
   }
 
   const secretLine = secretName === undefined
@@ -272,7 +325,7 @@ export async function createDemo(options) {
     ]
   ) log(line);
 
-  return { authConfig, handle };
+  return { authConfig, handler };
 }
 
 /**
@@ -285,6 +338,160 @@ function text(body, status, headers = {}) {
     status,
     headers: { "Content-Type": "text/plain; charset=utf-8", ...SECURITY_HEADERS, ...headers },
   });
+}
+
+/**
+ * @param {unknown} body
+ * @param {number} status
+ * @param {Headers} [headers]
+ */
+function json(body, status, headers = new Headers()) {
+  headers.set("Content-Type", "application/json");
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) headers.set(name, value);
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/**
+ * @param {string} error
+ * @param {string} description
+ * @param {number} status
+ */
+function jsonError(error, description, status) {
+  return json({ error, error_description: description }, status);
+}
+
+const MAX_DEVICE_BODY = 1024;
+
+/**
+ * The "your devices" endpoints, over `auth.api.listSessions`, `revokeSession`
+ * and `revokeSessions`, for the signed-in user only:
+ *
+ * - `GET /demo/sessions`: 200 `{ sessions }`, this request's session marked `current`;
+ * - `POST /demo/sessions/end` with `{ id }`: ends one of the user's sessions (404 for any other);
+ * - `POST /demo/sessions/end-all`: ends all of them and clears this browser's cookies.
+ *
+ * `auth.api` checks no CSRF token (it is for trusted server code), so the POSTs
+ * check it the way a JSON API can: the `Origin` must be this server's and the
+ * body `application/json`, which no cross-site form can send. Without a session
+ * they answer 401; a store that fails, 503.
+ *
+ * @param {DemoAuth} auth
+ * @returns {(request: Request, path: string) => Promise<Response>}
+ */
+function deviceEndpoints(auth) {
+  /** @type {Record<string, { method: string, run: (request: Request, sub: string) => Promise<Response> }>} */
+  const routes = {
+    "/demo/sessions": {
+      method: "GET",
+      async run(request, sub) {
+        const sessions = await auth.api.listSessions(sub, { request });
+        return json({ sessions }, 200);
+      },
+    },
+    "/demo/sessions/end": {
+      method: "POST",
+      async run(request, sub) {
+        const body = await readJson(request);
+        const id = body?.id;
+        if (typeof id !== "string" || id === "" || id.length > 256) {
+          return jsonError("invalid_request", "The body has no session id; expected { id }.", 400);
+        }
+        const mine = await auth.api.listSessions(sub);
+        // Only the user's own sessions: an id from anyone else is the same 404 as an unknown one.
+        if (!mine.some((session) => session.id === id)) {
+          return jsonError("invalid_request", "No such session of yours; it may have ended.", 404);
+        }
+        await auth.api.revokeSession(id);
+        return json({ ended: true }, 200);
+      },
+    },
+    "/demo/sessions/end-all": {
+      method: "POST",
+      async run(request, sub) {
+        const ended = await auth.api.revokeSessions(sub);
+        // This browser's cookies go too, so the page shows it signed out at once.
+        const signedOut = await auth.api.signOut({ request });
+        const headers = new Headers();
+        for (const line of signedOut.headers.getSetCookie()) headers.append("Set-Cookie", line);
+        return json({ ended }, 200, headers);
+      },
+    },
+  };
+
+  return async (request, path) => {
+    const route = routes[path];
+    if (route === undefined) {
+      return jsonError("invalid_request", "Unknown device endpoint.", 404);
+    }
+    if (request.method !== route.method) {
+      const response = jsonError("invalid_request", `Expected ${route.method}.`, 405);
+      response.headers.set("Allow", route.method);
+      return response;
+    }
+    if (route.method === "POST") {
+      if (request.headers.get("origin") !== new URL(request.url).origin) {
+        return jsonError(
+          "access_denied",
+          "Cross-origin request; expected this site's Origin.",
+          403,
+        );
+      }
+      const type = request.headers.get("content-type") ?? "";
+      if (!/^application\/json\s*(;|$)/i.test(type)) {
+        return jsonError("invalid_request", "Expected an application/json body.", 415);
+      }
+    }
+    try {
+      const session = await auth.api.getSession(request);
+      if (session === null) {
+        return jsonError("invalid_session_token", "Not signed in; expected a session.", 401);
+      }
+      return await route.run(request, session.user.sub);
+    } catch (error) {
+      if (error instanceof BodyError) {
+        return jsonError("invalid_request", error.message, error.status);
+      }
+      // The store failed or timed out: nothing is listed or ended.
+      console.error("demo: the session store failed:", error instanceof Error ? error.name : error);
+      return jsonError(
+        "temporarily_unavailable",
+        "The session store is unavailable; try again later.",
+        503,
+      );
+    }
+  };
+}
+
+/** A body that cannot be read as the small JSON object expected. */
+class BodyError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status
+   */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Reads a small JSON object body.
+ *
+ * @param {Request} request
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function readJson(request) {
+  const text = await request.text();
+  if (text.length > MAX_DEVICE_BODY) {
+    throw new BodyError(`The body is too large; expected at most ${MAX_DEVICE_BODY} bytes.`, 413);
+  }
+  try {
+    const value = JSON.parse(text);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
+  } catch {
+    // Falls through to the error below.
+  }
+  throw new BodyError("The body is not a JSON object; expected { id }.", 400);
 }
 
 /** @param {string} value */

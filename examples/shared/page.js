@@ -4,6 +4,16 @@ import { createAuthClient } from "@service-stack/auth/client";
 
 const auth = createAuthClient(); // same origin, basePath "/auth"
 
+/** Shown when a signed-in action finds the session gone (signed out elsewhere, or ended). */
+const SESSION_ENDED = "Your session has ended (signed out in another tab or on another device). " +
+  "Sign in again.";
+
+/**
+ * @typedef {{ error: string, error_description?: string, status?: number }} ErrorBody
+ * @typedef {{ id: string, createdAt: string, expiresAt: string, userAgent?: string,
+ *   current: boolean }} Device
+ */
+
 /** @param {string} id */
 function element(id) {
   const found = document.getElementById(id);
@@ -11,21 +21,32 @@ function element(id) {
   return found;
 }
 
+/** Hides every message, so that only the latest action's message shows. */
+function clearMessages() {
+  for (const message of document.querySelectorAll(".message")) {
+    /** @type {HTMLElement} */ (message).hidden = true;
+  }
+}
+
 /**
+ * Shows `text` in the message element next to what caused it.
+ *
+ * @param {string} id
  * @param {string} text
  * @param {"info" | "error"} [kind]
  */
-function showMessage(text, kind = "info") {
-  const message = element("message");
+function say(id, text, kind = "info") {
+  const message = element(id);
   message.textContent = text;
-  message.className = kind;
+  message.classList.toggle("error", kind === "error");
+  message.classList.toggle("info", kind === "info");
   message.hidden = false;
 }
 
-/** @param {{ error: string, error_description?: string, status?: number }} error */
-function showError(error) {
+/** @param {ErrorBody} error */
+function describe(error) {
   const status = error.status ? ` (HTTP ${error.status})` : "";
-  showMessage(`${error.error}: ${error.error_description ?? "no description"}${status}`, "error");
+  return `${error.error}: ${error.error_description ?? "no description"}${status}`;
 }
 
 /** @param {string} name */
@@ -34,8 +55,12 @@ function initials(name) {
   return letters.slice(0, 2).join("") || "?";
 }
 
-async function render() {
-  const session = await auth.getSession();
+/**
+ * Shows the signed-in or signed-out part of the page.
+ *
+ * @param {import("@service-stack/auth/client").Session | null} session
+ */
+function show(session) {
   element("loading").hidden = true;
   element("signed-in").hidden = session === null;
   element("signed-out").hidden = session !== null;
@@ -45,6 +70,7 @@ async function render() {
   const name = user.name ?? user.sub;
   element("user-name").textContent = name;
   element("user-email").textContent = user.email ?? "";
+  element("user-email").hidden = !user.email;
   element("user-sub").textContent = `sub: ${user.sub}`;
   element("avatar").textContent = initials(name);
   const expires = element("expires");
@@ -54,17 +80,188 @@ async function render() {
   /** @type {HTMLInputElement} */ (element("name")).value = user.name ?? "";
 }
 
+/** Reads the session again and shows it, with the devices list when signed in. */
+async function render() {
+  const session = await auth.getSession();
+  show(session);
+  if (session !== null) await renderDevices();
+}
+
+/** The page of a tab whose session ended elsewhere: signed out, saying why. */
+function sessionEnded() {
+  show(null);
+  clearMessages();
+  say("signed-out-message", SESSION_ENDED, "error");
+}
+
 /**
- * Runs a form's action on submit, with the button disabled meanwhile.
+ * Calls one of the demo server's device endpoints (`/demo/sessions...`), as
+ * JSON. Same-origin `fetch` sends the `Origin` header the server checks.
+ *
+ * @param {string} path
+ * @param {unknown} [body] Present for a POST.
+ * @returns {Promise<{ data: any, error: ErrorBody | null }>}
+ */
+async function demoCall(path, body) {
+  /** @type {RequestInit} */
+  const init = body === undefined ? { headers: { accept: "application/json" } } : {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  let response;
+  try {
+    response = await fetch(path, { ...init, cache: "no-store" });
+  } catch {
+    return {
+      data: null,
+      error: { error: "server_error", error_description: "No answer.", status: 0 },
+    };
+  }
+  const data = await response.json().catch(() => null);
+  if (response.ok) return { data, error: null };
+  return {
+    data: null,
+    error: {
+      error: typeof data?.error === "string" ? data.error : "server_error",
+      error_description: typeof data?.error_description === "string"
+        ? data.error_description
+        : undefined,
+      status: response.status,
+    },
+  };
+}
+
+/**
+ * "Chrome on Linux" from a User-Agent header; the whole header is in the item's title.
+ *
+ * @param {string | undefined} userAgent
+ */
+function deviceName(userAgent) {
+  if (!userAgent) return "Unknown browser";
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Firefox\//.test(userAgent)
+    ? "Firefox"
+    : /Chrom(e|ium)\//.test(userAgent)
+    ? "Chrome"
+    : /Safari\//.test(userAgent)
+    ? "Safari"
+    : /^curl\//.test(userAgent)
+    ? "curl"
+    : "A browser";
+  const system = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+    ? "iOS"
+    : /Windows/.test(userAgent)
+    ? "Windows"
+    : /Mac OS X|Macintosh/.test(userAgent)
+    ? "macOS"
+    : /Linux/.test(userAgent)
+    ? "Linux"
+    : "";
+  return system === "" ? browser : `${browser} on ${system}`;
+}
+
+/** @param {string} iso */
+function when(iso) {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** Lists the user's sessions, this one first, then the newest. */
+async function renderDevices() {
+  const list = element("devices");
+  const { data, error } = await demoCall("/demo/sessions");
+  if (error) {
+    if (error.status === 401) return sessionEnded();
+    list.replaceChildren();
+    say("devices-message", describe(error), "error");
+    return;
+  }
+  /** @type {Device[]} */
+  const devices = data.sessions;
+  devices.sort((a, b) =>
+    Number(b.current) - Number(a.current) || b.createdAt.localeCompare(a.createdAt)
+  );
+  list.replaceChildren(...devices.map(deviceItem));
+}
+
+/** @param {Device} device */
+function deviceItem(device) {
+  const item = document.createElement("li");
+  item.className = "device";
+  item.dataset.sessionId = device.id;
+  if (device.current) item.dataset.current = "";
+  const text = document.createElement("div");
+  const title = document.createElement("span");
+  title.className = "device-name";
+  const name = document.createElement("strong");
+  name.textContent = deviceName(device.userAgent);
+  name.title = device.userAgent ?? "";
+  title.append(name);
+  const since = document.createElement("span");
+  since.className = "muted";
+  since.textContent = `Signed in ${when(device.createdAt)}`;
+  const ends = document.createElement("span");
+  ends.className = "muted";
+  ends.textContent = `Ends ${when(device.expiresAt)}`;
+  text.append(title, since, ends);
+  item.append(text);
+  if (device.current) {
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = "This device";
+    title.append(badge);
+  } else {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary end-session";
+    button.textContent = "End";
+    button.setAttribute(
+      "aria-label",
+      `End the session of ${name.textContent}, signed in ${when(device.createdAt)}`,
+    );
+    button.addEventListener("click", () => endSession(device, button));
+    item.append(button);
+  }
+  return item;
+}
+
+/**
+ * @param {Device} device
+ * @param {HTMLButtonElement} button
+ */
+async function endSession(device, button) {
+  clearMessages();
+  button.disabled = true;
+  const { error } = await demoCall("/demo/sessions/end", { id: device.id });
+  if (error) {
+    button.disabled = false;
+    if (error.status === 401) return sessionEnded();
+    say("devices-message", describe(error), "error");
+    return;
+  }
+  await renderDevices();
+  say("devices-message", `Ended the session of ${deviceName(device.userAgent)}.`);
+}
+
+/**
+ * Runs a form's action on submit, with the button disabled meanwhile; its
+ * message shows next to the form, or, once the page changes sides, next to
+ * what replaced it.
  *
  * @param {string} id
- * @param {(fields: Record<string, string>) => Promise<{ error: null | { error: string, error_description?: string, status?: number } }>} action
- * @param {string} success
+ * @param {(fields: Record<string, string>) => Promise<{ error: null | ErrorBody }>} action
+ * @param {{ text: string, where: string }} success
  */
 function onSubmit(id, action, success) {
   const form = /** @type {HTMLFormElement} */ (element(id));
+  const messageId = id.replace(/-form$/, "-message");
+  const signedInForm = form.closest("#signed-in") !== null;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    clearMessages();
     const fields = Object.fromEntries(
       [...new FormData(form)].map(([key, value]) => [key, String(value)]),
     );
@@ -73,12 +270,13 @@ function onSubmit(id, action, success) {
     try {
       const { error } = await action(fields);
       if (error) {
-        showError(error);
+        if (signedInForm && error.status === 401) sessionEnded();
+        else say(messageId, describe(error), "error");
         return;
       }
-      if (id !== "update-form") form.reset();
-      showMessage(success);
+      if (!signedInForm) form.reset();
       await render();
+      say(success.where, success.text);
     } finally {
       button.disabled = false;
     }
@@ -93,39 +291,68 @@ element("oauth-sign-in").addEventListener("click", () => {
 onSubmit(
   "credentials-form",
   ({ username, password }) => auth.signInCredentials({ username, password }),
-  "Signed in with username and password.",
+  { text: "Signed in with username and password.", where: "signed-in-message" },
 );
 
 onSubmit(
   "sign-up-form",
   ({ name, username, password }) =>
     auth.signUp(name === "" ? { username, password } : { name, username, password }),
-  "Account created; you are signed in.",
+  { text: "Account created; you are signed in.", where: "signed-in-message" },
 );
 
 onSubmit(
   "update-form",
   ({ name }) => auth.updateSession({ name }),
-  "Name updated: the server issued a new session cookie.",
+  { text: "Name updated: the server issued a new session cookie.", where: "update-message" },
 );
 
 element("sign-out").addEventListener("click", async () => {
+  clearMessages();
   const { error } = await auth.signOut();
-  if (error) showError(error);
-  else showMessage("Signed out.");
+  if (error) {
+    say("sign-out-message", describe(error), "error");
+    return;
+  }
   await render();
+  say("signed-out-message", "Signed out.");
 });
+
+element("sign-out-everywhere").addEventListener("click", async () => {
+  clearMessages();
+  const { data, error } = await demoCall("/demo/sessions/end-all", {});
+  if (error) {
+    if (error.status === 401) return sessionEnded();
+    say("devices-message", describe(error), "error");
+    return;
+  }
+  await render();
+  const count = data.ended === 1 ? "1 session" : `${data.ended} sessions`;
+  say("signed-out-message", `Signed out everywhere: ${count} ended.`);
+});
+
+// A tab left open finds out when it comes back that its session ended elsewhere.
+document.addEventListener("visibilitychange", async () => {
+  if (document.visibilityState !== "visible" || document.body.dataset.state !== "signed-in") {
+    return;
+  }
+  if (await auth.getSession() === null) sessionEnded();
+});
+
+await render();
 
 // The OAuth callback comes back here, with error and error_description on failure.
 const query = new URLSearchParams(location.search);
 if (query.has("error")) {
-  showError({
-    error: query.get("error") ?? "",
-    error_description: query.get("error_description") ?? undefined,
-  });
-} else if (query.get("signed-in") === "oauth") {
-  showMessage("Signed in through the mock OAuth provider.");
+  say(
+    "oauth-message",
+    describe({
+      error: query.get("error") ?? "",
+      error_description: query.get("error_description") ?? undefined,
+    }),
+    "error",
+  );
+} else if (query.get("signed-in") === "oauth" && document.body.dataset.state === "signed-in") {
+  say("signed-in-message", "Signed in through the mock OAuth provider.");
 }
 if (query.size > 0) history.replaceState(null, "", "/");
-
-await render();

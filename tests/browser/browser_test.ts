@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
-import { type BrowserContext, chromium, type Page } from "npm:playwright-core@1";
+import { type Browser, type BrowserContext, chromium, type Page } from "npm:playwright-core@1";
 import { stageApp } from "../support/npm_package.ts";
 import { REPO_ROOT, type RunningServer, startServer } from "../support/server.ts";
 import { missingTool, toolPath } from "../support/tools.ts";
@@ -32,35 +32,65 @@ const CHROMIUM_ARGS = [
   "--disable-quic",
 ];
 
-/** A fresh Chromium profile with one page; collects page errors and console errors. */
+/** A Chromium page with its own cookies, and the errors it logged. */
+interface BrowserPage {
+  page: Page;
+  problems: string[];
+}
+
+/** Options of a new page: a phone-sized one takes the phone's width and User-Agent. */
+interface PageOptions {
+  width?: number;
+  height?: number;
+  userAgent?: string;
+}
+
+/** An iPhone-sized viewport (390 CSS pixels wide), for the screenshots a phone user sees. */
+const PHONE: PageOptions = {
+  width: 390,
+  height: 844,
+  userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 " +
+    "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1",
+};
+
+/**
+ * Headless Chromium; `open` gives a page in a fresh context (its own cookies,
+ * like another device) that collects page errors and console errors.
+ */
 async function withBrowser(
-  fn: (page: Page, problems: string[]) => Promise<void>,
+  fn: (open: (options?: PageOptions) => Promise<BrowserPage>) => Promise<void>,
 ): Promise<void> {
-  const userDataDir = await Deno.makeTempDir({ prefix: "chromium_profile_" });
-  let context: BrowserContext | undefined;
-  try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: toolPath("chromium"),
-      headless: true,
-      args: CHROMIUM_ARGS,
-      timeout: 30_000,
-      viewport: { width: 900, height: 1000 },
+  const browser: Browser = await chromium.launch({
+    executablePath: toolPath("chromium"),
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 30_000,
+  });
+  const contexts: BrowserContext[] = [];
+  async function open(options: PageOptions = {}): Promise<BrowserPage> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 900, height: options.height ?? 1000 },
+      userAgent: options.userAgent,
     });
-    const page = context.pages()[0] ?? await context.newPage();
+    contexts.push(context);
+    const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     // CSP violations, failed module loads and uncaught errors all end up here.
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
     page.on("console", (message) => {
-      // GET /auth/session answers 401 while signed out (by design), which Chromium logs.
+      // A call with an ended session answers 401 (by design), which Chromium logs.
       if (message.type() === "error" && !/status of 401 \(Unauthorized\)/.test(message.text())) {
         problems.push(`console: ${message.text()}`);
       }
     });
-    await fn(page, problems);
+    return { page, problems };
+  }
+  try {
+    await fn(open);
   } finally {
-    await context?.close();
-    await Deno.remove(userDataDir, { recursive: true });
+    for (const context of contexts) await context.close();
+    await browser.close();
   }
 }
 
@@ -90,8 +120,30 @@ async function withServer(
   }
 }
 
+/** Signs in through the mock provider's consent page as Grace Hopper, back on the demo page. */
+async function signInAsGrace(page: Page, origin: string, screenshotName?: string): Promise<void> {
+  await page.click("#oauth-sign-in");
+  await page.waitForURL((url) => url.pathname === "/mock-oauth/authorize");
+  assert.match(await page.textContent("h1") ?? "", /Sign in with Mock/);
+  await page.check('input[name="user"][value="mock-grace"]');
+  if (screenshotName !== undefined) await screenshot(page, screenshotName);
+  await page.click('button[value="approve"]');
+  await page.waitForURL(`${origin}/`);
+  await waitForState(page, "signed-in");
+}
+
+/** The rows of the devices list, once it shows `count` of them. */
+async function deviceRows(page: Page, count: number): Promise<string[]> {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll("#devices li").length === n,
+    count,
+  );
+  return await page.$$eval("#devices li", (items) => items.map((item) => item.textContent ?? ""));
+}
+
 Deno.test({
-  name: "chromium on the Deno demo: OAuth sign-in through the consent page, update name, sign out",
+  name:
+    "chromium on the Deno demo: OAuth sign-in, devices on two browsers, end one, a stale tab, sign out everywhere",
   ignore: missingTool("chromium"),
   // Playwright keeps its own timers and pipes around the browser's lifetime.
   sanitizeOps: false,
@@ -99,23 +151,19 @@ Deno.test({
   async fn() {
     const server = await startServer("deno", "examples/deno/main.ts", { env: NO_SECRET });
     await withServer(server, () =>
-      withBrowser(async (page, problems) => {
+      withBrowser(async (open) => {
+        const desk = await open();
+        const phone = await open(PHONE);
+        const { page } = desk;
         await page.goto(`${server.url}/`);
         await waitForState(page, "signed-out");
         assert.match(await page.textContent("#runtime") ?? "", /^Deno \d/);
 
-        await page.click("#oauth-sign-in");
-        await page.waitForURL((url) => url.pathname === "/mock-oauth/authorize");
-        assert.match(await page.textContent("h1") ?? "", /Sign in with Mock/);
-        await page.check('input[name="user"][value="mock-grace"]');
-        await page.click('button[value="approve"]');
-
-        await page.waitForURL(`${server.url}/`);
-        await waitForState(page, "signed-in");
+        await signInAsGrace(page, server.url);
         assert.equal(await page.textContent("#user-name"), "Grace Hopper");
         assert.equal(await page.textContent("#user-email"), "grace@example.com");
         assert.equal(
-          await page.textContent("#message"),
+          await page.textContent("#signed-in-message"),
           "Signed in through the mock OAuth provider.",
         );
         const shown = JSON.parse(await page.textContent("#session") ?? "null");
@@ -124,24 +172,72 @@ Deno.test({
           name: "Grace Hopper",
           email: "grace@example.com",
         });
-        await screenshot(page, "demo_signed_in");
+        assert.match((await deviceRows(page, 1))[0], /This device/);
 
+        // The same account on a phone: the consent page and the signed-in page, 390 px wide.
+        await phone.page.goto(`${server.url}/`);
+        await waitForState(phone.page, "signed-out");
+        await signInAsGrace(phone.page, server.url, "consent_390px");
+        const onPhone = await deviceRows(phone.page, 2);
+        assert.match(onPhone[0], /Safari on iOS.*This device/);
+        assert.doesNotMatch(onPhone[1], /This device/);
+        await screenshot(phone.page, "demo_signed_in_390px");
+
+        // The desk sees both devices, updates the name, and ends the phone's session.
+        await page.reload();
+        await waitForState(page, "signed-in");
+        assert.equal((await deviceRows(page, 2)).length, 2);
         await page.fill("#name", "Grace B. Hopper");
         await page.click('#update-form button[type="submit"]');
-        await page.waitForFunction(() =>
-          document.querySelector("#user-name")?.textContent === "Grace B. Hopper"
+        await page.waitForSelector("#update-message.info");
+        assert.equal(
+          await page.textContent("#update-message"),
+          "Name updated: the server issued a new session cookie.",
         );
+        assert.equal(await page.textContent("#user-name"), "Grace B. Hopper");
         // A reload reads the session from the new cookie, not from the page's memory.
         await page.reload();
         await waitForState(page, "signed-in");
         assert.equal(await page.textContent("#user-name"), "Grace B. Hopper");
+        await deviceRows(page, 2);
+        await page.click("#devices li:not([data-current]) button.end-session");
+        await deviceRows(page, 1);
+        assert.equal(
+          await page.textContent("#devices-message"),
+          "Ended the session of Safari on iOS.",
+        );
 
+        // The phone's tab is stale: its save gets 401 and the page shows it signed out.
+        await phone.page.fill("#name", "Someone else");
+        await phone.page.click('#update-form button[type="submit"]');
+        await waitForState(phone.page, "signed-out");
+        assert.match(
+          await phone.page.textContent("#signed-out-message") ?? "",
+          /^Your session has ended/,
+        );
+
+        // Signed in again on the phone, then "sign out everywhere" from the desk.
+        await signInAsGrace(phone.page, server.url);
+        await page.reload();
+        await waitForState(page, "signed-in");
+        await deviceRows(page, 2);
+        await page.click("#sign-out-everywhere");
+        await waitForState(page, "signed-out");
+        assert.equal(
+          await page.textContent("#signed-out-message"),
+          "Signed out everywhere: 2 sessions ended.",
+        );
+        await phone.page.reload();
+        await waitForState(phone.page, "signed-out");
+
+        // Plain sign-out, with its message next to the sign-in forms.
+        await signInAsGrace(page, server.url);
         await page.click("#sign-out");
         await waitForState(page, "signed-out");
-        assert.equal(await page.textContent("#message"), "Signed out.");
+        assert.equal(await page.textContent("#signed-out-message"), "Signed out.");
         await page.reload();
         await waitForState(page, "signed-out");
-        assert.deepEqual(problems, []);
+        assert.deepEqual([...desk.problems, ...phone.problems], []);
       }));
   },
 });
@@ -156,7 +252,8 @@ Deno.test({
     await using app = await stageApp("examples");
     const server = await startServer("node", "node/server.mjs", { cwd: app.dir, env: NO_SECRET });
     await withServer(server, () =>
-      withBrowser(async (page, problems) => {
+      withBrowser(async (open) => {
+        const { page, problems } = await open();
         await page.goto(`${server.url}/`);
         await waitForState(page, "signed-out");
         assert.match(await page.textContent("#runtime") ?? "", /^Node \d/);
@@ -165,8 +262,11 @@ Deno.test({
         await page.fill('#credentials-form input[name="username"]', "demo");
         await page.fill('#credentials-form input[name="password"]', "not-the-password");
         await page.click('#credentials-form button[type="submit"]');
-        await page.waitForSelector("#message.error");
-        assert.match(await page.textContent("#message") ?? "", /^access_denied: .*\(HTTP 401\)$/);
+        await page.waitForSelector("#credentials-message.error");
+        assert.match(
+          await page.textContent("#credentials-message") ?? "",
+          /^access_denied: .*\(HTTP 401\)$/,
+        );
 
         await page.fill('#credentials-form input[name="password"]', demoPassword(server.output()));
         await page.click('#credentials-form button[type="submit"]');
@@ -181,7 +281,10 @@ Deno.test({
         await page.click('#sign-up-form button[type="submit"]');
         await waitForState(page, "signed-in");
         assert.equal(await page.textContent("#user-name"), "Katherine Johnson");
-        assert.equal(await page.textContent("#message"), "Account created; you are signed in.");
+        assert.equal(
+          await page.textContent("#signed-in-message"),
+          "Account created; you are signed in.",
+        );
         await page.click("#sign-out");
         await waitForState(page, "signed-out");
 
@@ -189,8 +292,8 @@ Deno.test({
         await page.waitForURL((url) => url.pathname === "/mock-oauth/authorize");
         await page.click('button[value="deny"]');
         await page.waitForURL(`${server.url}/`);
-        await page.waitForSelector("#message.error");
-        assert.match(await page.textContent("#message") ?? "", /^access_denied: /);
+        await page.waitForSelector("#oauth-message.error");
+        assert.match(await page.textContent("#oauth-message") ?? "", /^access_denied: /);
         await waitForState(page, "signed-out");
         await screenshot(page, "demo_consent_denied");
         assert.deepEqual(problems, []);

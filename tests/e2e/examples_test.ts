@@ -9,9 +9,10 @@
 
 import assert from "node:assert/strict";
 import { createAuth } from "../../mod.ts";
-import { createDemo, portFromEnv } from "../../examples/shared/demo.mjs";
+import { createDemo, portFromEnv, portInUseMessage } from "../../examples/shared/demo.mjs";
 import { HttpClient } from "../support/http_client.ts";
-import { demoPassword, mutate, signInWithMock } from "../runtimes/_demo_flow.ts";
+import { REPO_ROOT } from "../support/server.ts";
+import { currentSession, demoPassword, mutate, signInWithMock } from "../runtimes/_demo_flow.ts";
 
 const ORIGIN = "http://127.0.0.1:8000";
 const SECRET = "examples-test-secret-0123456789abcdef-0123456789";
@@ -20,6 +21,8 @@ interface InProcessDemo {
   client: HttpClient;
   output: string[];
   secret: unknown;
+  /** Another browser on the same server, with its own cookies and User-Agent. */
+  browser(userAgent: string): HttpClient;
 }
 
 async function demoApp(env: Record<string, string> = {}): Promise<InProcessDemo> {
@@ -33,16 +36,44 @@ async function demoApp(env: Record<string, string> = {}): Promise<InProcessDemo>
   });
   // The entries let createAuth read an environment secret itself; here it is passed in.
   const auth = createAuth({ ...demo.authConfig, secret: demo.authConfig.secret ?? SECRET });
-  const client = new HttpClient({
-    headers: { origin: ORIGIN },
-    fetch: async (request) => {
-      const { pathname } = new URL(request.url);
-      return pathname.startsWith("/auth/")
-        ? await auth.handlers.ALL(request)
-        : await demo.handle(request);
-    },
+  const handleDemo = demo.handler(auth);
+  const serve = async (request: Request) => {
+    const { pathname } = new URL(request.url);
+    return pathname.startsWith("/auth/")
+      ? await auth.handlers.ALL(request)
+      : await handleDemo(request);
+  };
+  const browser = (userAgent: string) =>
+    new HttpClient({ headers: { origin: ORIGIN, "user-agent": userAgent }, fetch: serve });
+  return { client: browser("Test browser"), output, secret: demo.authConfig.secret, browser };
+}
+
+const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 " +
+  "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+/** Signs `client` in as the demo user. */
+async function signInAsDemo(client: HttpClient, output: string[]): Promise<void> {
+  const response = await mutate(client, `${ORIGIN}/auth/signIn/credentials`, {
+    body: { username: "demo", password: demoPassword(output.join("\n")) },
   });
-  return { client, output, secret: demo.authConfig.secret };
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+}
+
+/** A POST to a device endpoint as the page sends it: same-origin JSON. */
+function postJson(client: HttpClient, path: string, body: unknown): Promise<Response> {
+  return client.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+async function devices(client: HttpClient): Promise<Record<string, unknown>[]> {
+  const response = await client.fetch(`${ORIGIN}/demo/sessions`);
+  assert.equal(response.status, 200);
+  return (await response.json()).sessions;
 }
 
 Deno.test("demo: without AUTH_SECRET it generates a random secret and says so", async () => {
@@ -207,4 +238,171 @@ Deno.test("demo: PORT defaults to 8000, takes 0 to 65535 and refuses anything el
   for (const bad of ["80a", "-1", "65536", "1e3", " 80"]) {
     assert.throws(() => portFromEnv({ PORT: bad }), /Invalid PORT/, bad);
   }
+});
+
+Deno.test("demo: sessions live in a store, so a cookie copied before sign-out is no session after", async () => {
+  const { client, output } = await demoApp();
+  await signInAsDemo(client, output);
+  const copied = client.jar.header(`${ORIGIN}/auth/session`);
+  assert.equal((await mutate(client, `${ORIGIN}/auth/signOut`)).status, 200);
+  const replay = await client.fetch(`${ORIGIN}/auth/session`, { headers: { cookie: copied } });
+  assert.equal(await replay.json(), null);
+});
+
+Deno.test("demo: GET /demo/sessions lists the user's devices, this one marked current", async () => {
+  const { client, output, browser } = await demoApp();
+  const phone = browser(PHONE);
+  await signInAsDemo(client, output);
+  await signInAsDemo(phone, output);
+  const listed = await devices(client);
+  assert.equal(listed.length, 2);
+  const current = listed.filter((device) => device.current);
+  assert.equal(current.length, 1);
+  assert.equal(current[0].userAgent, "Test browser");
+  const other = listed.find((device) => !device.current)!;
+  assert.equal(other.userAgent, PHONE);
+  for (const device of listed) {
+    assert.deepEqual(Object.keys(device).sort(), [
+      "createdAt",
+      "current",
+      "expiresAt",
+      "id",
+      "userAgent",
+    ]);
+    assert.equal(new Date(device.createdAt as string).toISOString(), device.createdAt);
+  }
+});
+
+Deno.test("demo: ending another device signs that browser out and leaves this one", async () => {
+  const { client, output, browser } = await demoApp();
+  const phone = browser(PHONE);
+  await signInAsDemo(client, output);
+  await signInAsDemo(phone, output);
+  const other = (await devices(client)).find((device) => !device.current)!;
+  const ended = await postJson(client, "/demo/sessions/end", { id: other.id });
+  assert.equal(ended.status, 200);
+  assert.deepEqual(await ended.json(), { ended: true });
+  assert.equal(await currentSession(phone, ORIGIN), null);
+  assert.equal((await devices(client)).length, 1);
+  // The phone's stale page gets 401 on its next save.
+  const save = await mutate(phone, `${ORIGIN}/auth/session`, {
+    method: "PATCH",
+    body: { user: { name: "Stale" } },
+  });
+  assert.equal(save.status, 401);
+  assert.equal((await save.json()).error, "invalid_session_token");
+});
+
+Deno.test("demo: a session of another user cannot be ended (404), nor an unknown id", async () => {
+  const { client, output, browser } = await demoApp();
+  const grace = browser(FIREFOX);
+  await signInAsDemo(client, output);
+  (await signInWithMock(grace, ORIGIN, { account: "mock-grace" })).response.body?.cancel();
+  const graces = (await devices(grace))[0];
+  for (const id of [graces.id, "no-such-session"]) {
+    const response = await postJson(client, "/demo/sessions/end", { id });
+    assert.equal(response.status, 404, String(id));
+    assert.equal((await response.json()).error, "invalid_request");
+  }
+  const still = await currentSession(grace, ORIGIN);
+  assert.ok(typeof still === "object" && still !== null);
+  assert.equal(still.user.sub, "mock-grace");
+});
+
+Deno.test("demo: sign out everywhere ends every session and clears this browser's cookies", async () => {
+  const { client, output, browser } = await demoApp();
+  const phone = browser(PHONE);
+  await signInAsDemo(client, output);
+  await signInAsDemo(phone, output);
+  const response = await postJson(client, "/demo/sessions/end-all", {});
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { ended: 2 });
+  assert.ok(response.headers.getSetCookie().some((line) => /session_token=;/.test(line)));
+  assert.equal(await currentSession(client, ORIGIN), null);
+  assert.equal(await currentSession(phone, ORIGIN), null);
+});
+
+Deno.test("demo: the device endpoints need a session (401)", async () => {
+  const { client } = await demoApp();
+  const list = await client.fetch(`${ORIGIN}/demo/sessions`);
+  assert.equal(list.status, 401);
+  assert.equal((await list.json()).error, "invalid_session_token");
+  for (const path of ["/demo/sessions/end", "/demo/sessions/end-all"]) {
+    const response = await postJson(client, path, { id: "x" });
+    assert.equal(response.status, 401, path);
+    await response.body?.cancel();
+  }
+});
+
+Deno.test("demo: device POSTs from another origin or not as JSON are refused before anything", async () => {
+  const { client, output } = await demoApp();
+  await signInAsDemo(client, output);
+  for (const origin of ["http://evil.example", "null"]) {
+    const response = await client.fetch(`${ORIGIN}/demo/sessions/end-all`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: "{}",
+    });
+    assert.equal(response.status, 403, origin);
+    await response.body?.cancel();
+  }
+  const form = await client.fetch(`${ORIGIN}/demo/sessions/end-all`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "a=b",
+  });
+  assert.equal(form.status, 415);
+  await form.body?.cancel();
+  assert.equal((await devices(client)).length, 1, "nothing was ended");
+});
+
+Deno.test("demo: device endpoints refuse bad bodies and methods with the JSON error shape", async () => {
+  const { client, output } = await demoApp();
+  await signInAsDemo(client, output);
+  const cases: [string, RequestInit, number][] = [
+    ["/demo/sessions/end", { method: "POST", body: "not json" }, 400],
+    ["/demo/sessions/end", { method: "POST", body: "[]" }, 400],
+    ["/demo/sessions/end", { method: "POST", body: JSON.stringify({ id: 5 }) }, 400],
+    ["/demo/sessions/end", { method: "POST", body: JSON.stringify({ id: "x".repeat(2000) }) }, 413],
+    ["/demo/sessions/end", { method: "GET" }, 405],
+    ["/demo/sessions", { method: "POST", body: "{}" }, 405],
+    ["/demo/sessions/other", { method: "GET" }, 404],
+  ];
+  for (const [path, init, status] of cases) {
+    const response = await client.fetch(`${ORIGIN}${path}`, {
+      ...init,
+      headers: { "content-type": "application/json" },
+    });
+    assert.equal(response.status, status, `${init.method} ${path}`);
+    const body = await response.json();
+    assert.equal(typeof body.error, "string");
+    assert.equal(typeof body.error_description, "string");
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+  }
+});
+
+Deno.test("demo: the port-in-use message names the port and how to pick another", () => {
+  assert.equal(
+    portInUseMessage(8000, "deno task demo"),
+    "Port 8000 is already in use (another demo still running?): stop that server, or pick " +
+      "another port, e.g. PORT=8001 deno task demo",
+  );
+  assert.match(portInUseMessage(3000, "x"), /PORT=8000 x$/);
+});
+
+Deno.test("demo: a taken port ends the Deno demo with that one line, not a stack trace", async () => {
+  using listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "examples/deno/main.ts"],
+    cwd: REPO_ROOT,
+    env: { PORT: String(port), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.equal(code, 1);
+  assert.equal(decoder.decode(stdout), "");
+  assert.equal(decoder.decode(stderr), `${portInUseMessage(port, "deno task demo")}\n`);
 });
