@@ -1,31 +1,322 @@
-// The README's two set-up commands exist as tasks, and CI runs exactly the test one.
+// The README as the JSR page: install and quick start first, then the guides and the
+// references; the repository's commands in a "Develop" section near the end, each working
+// verbatim on a fresh copy; the tasks and CI behind them; the publish workflow.
 import assert from "node:assert/strict";
+import { REPO_ROOT } from "./support/server.ts";
+import { missingTool } from "./support/tools.ts";
 
 const TEST_COMMAND = "npx -y deno@2 task test";
 const DEMO_COMMAND = "npx -y deno@2 task demo";
+const INSTALL_COMMANDS = [
+  "deno add jsr:@service-stack/auth",
+  "npx jsr add @service-stack/auth",
+  "bunx jsr add @service-stack/auth",
+];
 
-Deno.test("the README starts with the demo and test commands", async () => {
-  const readme = await Deno.readTextFile("README.md");
-  const firstBlock = readme.slice(
-    readme.indexOf("```sh"),
-    readme.indexOf("```", readme.indexOf("```sh") + 5),
+interface CodeBlock {
+  /** The info string after the opening fence, e.g. `ts` or `ts ignore`. */
+  info: string;
+  code: string;
+  /** Offset of the opening fence in the README. */
+  at: number;
+}
+
+const readme = await Deno.readTextFile(`${REPO_ROOT}/README.md`);
+
+function codeBlocks(markdown: string): CodeBlock[] {
+  return [...markdown.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].map((match) => ({
+    info: match[1].trim(),
+    code: match[2],
+    at: match.index!,
+  }));
+}
+
+/** The text of the `## title` section, up to the next `## ` heading. */
+function section(title: string): string {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  assert.notEqual(start, -1, `README has a "## ${title}" section`);
+  const end = readme.indexOf("\n## ", start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
+}
+
+function topHeadings(): string[] {
+  return [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+}
+
+Deno.test("the README opens with the three install commands, for the package deno.json names", async () => {
+  const { name } = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/deno.json`));
+  assert.equal(name, "@service-stack/auth");
+  assert.equal(topHeadings()[0], "Install");
+  const [first] = codeBlocks(readme);
+  assert.equal(first.info, "sh");
+  const commands = first.code.split("\n").map((line) => line.replace(/#.*$/, "").trim())
+    .filter((line) => line !== "");
+  assert.deepEqual(commands, INSTALL_COMMANDS);
+});
+
+Deno.test("the README's quick start follows the install: five lines of TypeScript", () => {
+  assert.equal(topHeadings()[1], "Quick start");
+  const quickStart = codeBlocks(section("Quick start"))[0];
+  assert.equal(quickStart.info, "ts");
+  const lines = quickStart.code.split("\n").filter((line) => line.trim() !== "");
+  assert.equal(lines.length, 5, quickStart.code);
+  assert.match(quickStart.code, /from "@service-stack\/auth"/);
+});
+
+Deno.test("the guides come before the references, in the order of issue 11", () => {
+  const guides = section("Guides");
+  const order = [
+    "### Deno",
+    "### Bun",
+    "### Node, Express and Hono",
+    "### Next.js (App Router)",
+    "### Testing your app",
+  ].map((heading) => guides.indexOf(`\n${heading}\n`));
+  assert.ok(order.every((at) => at !== -1), "every guide is there");
+  assert.deepEqual([...order].sort((a, b) => a - b), order);
+  const headings = topHeadings();
+  assert.ok(headings.indexOf("Guides") < headings.indexOf("Configuration reference"));
+  assert.match(guides, /toNodeHandler/);
+  assert.match(guides, /signInAs/);
+  assert.match(guides, /createMockProvider/);
+});
+
+Deno.test("the Next.js guide explains baseURL / AUTH_URL before its code", () => {
+  const guides = section("Guides");
+  const start = guides.indexOf("\n### Next.js (App Router)\n");
+  const nextJs = guides.slice(start, guides.indexOf("\n### ", start + 1));
+  const firstCode = nextJs.indexOf("```");
+  const firstProse = nextJs.slice(0, firstCode);
+  assert.match(firstProse, /AUTH_URL/);
+  assert.match(firstProse, /baseURL/);
+  assert.match(firstProse, /production/);
+});
+
+Deno.test("the Develop section, near the end, holds the demo and test commands", () => {
+  const headings = topHeadings();
+  assert.deepEqual(headings.slice(-2), ["Develop", "License"]);
+  const [first] = codeBlocks(section("Develop"));
+  assert.equal(first.info, "sh");
+  assert.ok(first.code.includes(DEMO_COMMAND), "demo command in the Develop section's first block");
+  assert.ok(first.code.includes(TEST_COMMAND), "test command in the Develop section's first block");
+  // Nothing before Develop tells a JSR reader to run repository tasks.
+  const before = readme.slice(0, readme.indexOf("\n## Develop\n"));
+  assert.equal(before.includes(DEMO_COMMAND), false);
+  assert.equal(before.includes(TEST_COMMAND), false);
+});
+
+Deno.test("the README links to no repository file: JSR shows it without the repository", () => {
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]);
+  assert.ok(links.length > 0);
+  for (const target of links) {
+    assert.ok(target.startsWith("#") || /^https:\/\//.test(target), `link to ${target}`);
+  }
+  // Each mention of an example in the prose says where it lives.
+  const prose = readme.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "");
+  for (const mention of prose.matchAll(/examples\/[\w./-]+/g)) {
+    const paragraph = prose.slice(
+      prose.lastIndexOf("\n\n", mention.index!),
+      prose.indexOf("\n\n", mention.index!),
+    );
+    assert.match(paragraph, /repository/, `the paragraph naming ${mention[0]}`);
+  }
+});
+
+Deno.test("every anchor link of the README names one of its headings", () => {
+  const slugs = new Set(
+    [...readme.matchAll(/^#{2,3} (.+)$/gm)].map((match) =>
+      match[1].toLowerCase().replace(/[^\w\- ]/g, "").replace(/ /g, "-")
+    ),
   );
-  assert.ok(firstBlock.includes(DEMO_COMMAND), "demo command in the first code block");
-  assert.ok(firstBlock.includes(TEST_COMMAND), "test command in the first code block");
+  for (const match of readme.matchAll(/\]\(#([^)]+)\)/g)) {
+    assert.ok(slugs.has(match[1]), `#${match[1]} is a heading`);
+  }
 });
 
 Deno.test("the demo task runs the Deno example and the test task runs the test script", async () => {
-  const { tasks } = JSON.parse(await Deno.readTextFile("deno.json"));
+  const { tasks } = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/deno.json`));
   assert.match(tasks.demo, /\bexamples\/deno\/main\.ts\b/);
   assert.match(tasks.test, /\bscripts\/test\.ts\b/);
 });
 
 Deno.test(".ci/run runs exactly the README's test command", async () => {
-  const script = await Deno.readTextFile(".ci/run");
+  const script = await Deno.readTextFile(`${REPO_ROOT}/.ci/run`);
   const commands = script.split("\n").map((line) => line.trim()).filter((line) =>
     line !== "" && !line.startsWith("#") && !line.startsWith("set ") && !line.startsWith("cd ") &&
     !line.startsWith("export ")
   );
   assert.deepEqual(commands.filter((line) => !line.startsWith("#!")), [TEST_COMMAND]);
   assert.match(script, /DENO_NO_UPDATE_CHECK=1/);
+});
+
+Deno.test("the publish workflow publishes to JSR with provenance on v* tags", async () => {
+  const workflow = await Deno.readTextFile(`${REPO_ROOT}/.github/workflows/publish.yml`);
+  assert.match(workflow, /^on:\n\s+push:\n\s+tags:\n\s+- "v\*"$/m);
+  assert.match(workflow, /^permissions:\n\s+contents: read\n\s+id-token: write$/m);
+  assert.match(workflow, /^\s+- run: npx jsr publish$/m);
+});
+
+/** Modules a README example may import and the type check can resolve (Deno's types). */
+const CHECKABLE_IMPORT = /^(?:@service-stack\/auth(?:\/[\w-]+)?|hono|express|node:[\w/]+)$/;
+
+/** The names an example declares at its top level. */
+function topLevelNames(code: string): string {
+  const names = new Set<string>();
+  for (const match of code.matchAll(/^(?:const|let|function|class) (\w+)/gm)) names.add(match[1]);
+  for (const match of code.matchAll(/^(?:const|let) \{([^}]*)\}/gm)) {
+    for (const part of match[1].split(",")) {
+      const name = part.split(":").at(-1)!.trim();
+      if (name !== "") names.add(name);
+    }
+  }
+  return [...names].join(", ");
+}
+
+Deno.test("the README's complete TypeScript examples type-check", async () => {
+  const examples = codeBlocks(readme).filter((block) =>
+    block.info === "ts" && block.code.startsWith("import ") && !block.code.includes("Bun.") &&
+    [...block.code.matchAll(/^import [^"]*"([^"]+)";$/gm)].every((match) =>
+      CHECKABLE_IMPORT.test(match[1])
+    )
+  );
+  // Quick start, Deno, Hono, two testing examples, a store, configuration, JOSE at least.
+  assert.ok(examples.length >= 8, `${examples.length} complete examples`);
+  // Inside the repository, so that deno.json maps the package name to the source.
+  const dir = await Deno.makeTempDir({ dir: REPO_ROOT, prefix: ".readme_examples_" });
+  try {
+    const files: string[] = [];
+    for (const [index, block] of examples.entries()) {
+      const line = readme.slice(0, block.at).split("\n").length;
+      const file = `${dir}/line_${line}_${index}.ts`;
+      // Exported, so that noUnusedLocals accepts an example's unused results.
+      await Deno.writeTextFile(file, `${block.code}\nexport { ${topLevelNames(block.code)} };\n`);
+      files.push(file);
+    }
+    const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", ...files],
+      cwd: REPO_ROOT,
+      env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assert.ok(success, `${decoder.decode(stdout)}${decoder.decode(stderr)}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The repository as a fresh clone has it: tracked and new, not ignored, files. */
+async function copyOfRepository(): Promise<string> {
+  const { stdout } = await new Deno.Command("git", {
+    args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+    cwd: REPO_ROOT,
+    stdout: "piped",
+  }).output();
+  const dir = await Deno.makeTempDir({ prefix: "fresh_clone_" });
+  for (const path of new TextDecoder().decode(stdout).split("\0").filter(Boolean)) {
+    if (path.startsWith(".readme_examples_")) continue;
+    const target = `${dir}/${path}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    // A file deleted in the working tree is not in the clone either.
+    await Deno.copyFile(`${REPO_ROOT}/${path}`, target).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+  return dir;
+}
+
+/** Runs one README command line with bash in `cwd`, in its own process group. */
+function spawnLine(line: string, cwd: string, env: Record<string, string>): Deno.ChildProcess {
+  return new Deno.Command("setsid", {
+    args: ["bash", "-c", `exec ${line}`],
+    cwd,
+    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** Reads a server's output until it announces its URL; throws with the output after `ms`. */
+async function listeningURL(child: Deno.ChildProcess, ms: number): Promise<string> {
+  let output = "";
+  const decoder = new TextDecoder();
+  const reader = child.stdout.getReader();
+  const errors = child.stderr.pipeTo(
+    new WritableStream({ write: (bytes) => void (output += decoder.decode(bytes)) }),
+  ).catch(() => {});
+  const timer = setTimeout(() => reader.cancel(), ms);
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      output += decoder.decode(value, { stream: true });
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) return match[1];
+    }
+  } finally {
+    clearTimeout(timer);
+    reader.releaseLock();
+    void errors;
+  }
+  throw new Error(`The server printed no "listening on" line; its output:\n${output}`);
+}
+
+Deno.test({
+  name: "the Develop steps for Node, Express, Hono and Bun work verbatim on a fresh clone",
+  ignore: missingTool("node"),
+  async fn() {
+    const steps = codeBlocks(section("Develop"))[1];
+    assert.equal(steps.info, "sh");
+    const lines = steps.code.split("\n").filter((line) => line.trim() !== "");
+    const isServer = (line: string) => /^(?:node|npx -y bun@1) examples\//.test(line);
+    const setup = lines.filter((line) => !isServer(line));
+    const servers = lines.filter(isServer);
+    assert.deepEqual(servers.map((line) => line.split(" ").at(-1)), [
+      "examples/node/server.mjs",
+      "examples/express/server.mjs",
+      "examples/hono-node/server.mjs",
+      "examples/bun/server.ts",
+    ]);
+    const dir = await copyOfRepository();
+    try {
+      const prepared = await new Deno.Command("bash", {
+        args: ["-euo", "pipefail", "-c", setup.join("\n")],
+        cwd: dir,
+        env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const decoder = new TextDecoder();
+      assert.ok(
+        prepared.success,
+        `${decoder.decode(prepared.stdout)}${decoder.decode(prepared.stderr)}`,
+      );
+      for (const line of servers) {
+        // A secret from the developer's shell must not leak into the servers.
+        const child = spawnLine(line, dir, { PORT: "0", AUTH_SECRET: "", SECRET: "" });
+        try {
+          const url = await listeningURL(child, 60_000);
+          const session = await fetch(`${url}/auth/session`);
+          assert.equal(session.status, 200, line);
+          assert.equal(await session.text(), "null", line);
+          const page = await fetch(`${url}/`);
+          assert.match(await page.text(), /Running on <strong id="runtime">/, line);
+        } finally {
+          try {
+            Deno.kill(-child.pid, "SIGTERM");
+          } catch {
+            // Already gone.
+          }
+          await child.status;
+          await child.stdout.cancel().catch(() => {});
+        }
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
