@@ -172,28 +172,36 @@ function topLevelNames(code: string): string {
   return [...names].join(", ");
 }
 
-Deno.test("the README's complete TypeScript examples type-check", async () => {
-  const examples = codeBlocks(readme).filter((block) =>
+/** The README's complete TypeScript examples, each with the line it starts on. */
+function completeExamples(): { code: string; line: number }[] {
+  return codeBlocks(readme).filter((block) =>
     block.info === "ts" && block.code.startsWith("import ") && !block.code.includes("Bun.") &&
     [...block.code.matchAll(/^import [^"]*"([^"]+)";$/gm)].every((match) =>
       CHECKABLE_IMPORT.test(match[1])
     )
-  );
-  // Quick start, Deno, Hono, two testing examples, a store, configuration, JOSE at least.
-  assert.ok(examples.length >= 8, `${examples.length} complete examples`);
-  // Inside the repository, so that deno.json maps the package name to the source.
+  ).map((block) => ({ code: block.code, line: readme.slice(0, block.at).split("\n").length }));
+}
+
+/**
+ * Writes `examples` as modules inside the repository (so that deno.json maps the package name
+ * to the source), runs `deno <args> <files>` on them, and returns whether it succeeded.
+ */
+async function runOnExamples(
+  examples: { code: string; line: number }[],
+  args: string[],
+): Promise<{ success: boolean; output: string }> {
   const dir = await Deno.makeTempDir({ dir: REPO_ROOT, prefix: ".readme_examples_" });
   try {
     const files: string[] = [];
-    for (const [index, block] of examples.entries()) {
-      const line = readme.slice(0, block.at).split("\n").length;
-      const file = `${dir}/line_${line}_${index}.ts`;
+    for (const example of examples) {
+      const file = `${dir}/readme_line_${example.line}_test.ts`;
       // Exported, so that noUnusedLocals accepts an example's unused results.
-      await Deno.writeTextFile(file, `${block.code}\nexport { ${topLevelNames(block.code)} };\n`);
+      const names = topLevelNames(example.code);
+      await Deno.writeTextFile(file, `${example.code}\nexport { ${names} };\n`);
       files.push(file);
     }
     const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", ...files],
+      args: [...args, ...files],
       cwd: REPO_ROOT,
       env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
       stdin: "null",
@@ -201,10 +209,26 @@ Deno.test("the README's complete TypeScript examples type-check", async () => {
       stderr: "piped",
     }).output();
     const decoder = new TextDecoder();
-    assert.ok(success, `${decoder.decode(stdout)}${decoder.decode(stderr)}`);
+    return { success, output: `${decoder.decode(stdout)}${decoder.decode(stderr)}` };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("the README's complete TypeScript examples type-check", async () => {
+  const examples = completeExamples();
+  // Quick start, Deno, Hono, two testing examples, a store, configuration, JOSE at least.
+  assert.ok(examples.length >= 8, `${examples.length} complete examples`);
+  const { success, output } = await runOnExamples(examples, ["check", "--quiet"]);
+  assert.ok(success, output);
+});
+
+Deno.test("the README's testing examples pass when run", async () => {
+  const tests = completeExamples().filter((example) => example.code.includes("Deno.test("));
+  assert.equal(tests.length, 2, "signInAs and the mock provider");
+  const { success, output } = await runOnExamples(tests, ["test", "--no-check", "--quiet"]);
+  assert.ok(success, output);
+  assert.match(output, /\b2 passed\b/);
 });
 
 /** The repository as a fresh clone has it: tracked and new, not ignored, files. */
