@@ -46,7 +46,7 @@ try {
   server = Deno.serve({ port, hostname: "127.0.0.1", onListen() {} }, (request) => handle(request));
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
-  console.error(portInUseMessage(port, "deno task demo"));
+  console.error(portInUseMessage(port, "npx -y deno@2 task demo"));
   Deno.exit(1);
 }
 const origin = `http://127.0.0.1:${server.addr.port}`;

@@ -404,5 +404,5 @@ Deno.test("demo: a taken port ends the Deno demo with that one line, not a stack
   const decoder = new TextDecoder();
   assert.equal(code, 1);
   assert.equal(decoder.decode(stdout), "");
-  assert.equal(decoder.decode(stderr), `${portInUseMessage(port, "deno task demo")}\n`);
+  assert.equal(decoder.decode(stderr), `${portInUseMessage(port, "npx -y deno@2 task demo")}\n`);
 });
