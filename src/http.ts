@@ -25,14 +25,17 @@ export function responseHeaders(): ResponseHeaders {
   return { setCookies: [], headers: [] };
 }
 
-function buildHeaders(out: ResponseHeaders | undefined, base: [string, string][]): Headers {
-  const headers = new Headers(base);
-  headers.set("X-Content-Type-Options", "nosniff");
+/** The header list of a response: the base ones, `nosniff`, then what the request collected. */
+function buildHeaders(
+  out: ResponseHeaders | undefined,
+  base: [string, string][],
+): [string, string][] {
+  base.push(["X-Content-Type-Options", "nosniff"]);
   if (out) {
-    for (const [name, value] of out.headers) headers.append(name, value);
-    for (const line of out.setCookies) headers.append("Set-Cookie", line);
+    for (const header of out.headers) base.push(header);
+    for (const line of out.setCookies) base.push(["Set-Cookie", line]);
   }
-  return headers;
+  return base;
 }
 
 /** A JSON response with `Cache-Control: no-store`. */

@@ -79,6 +79,30 @@ export type RouteMatch =
 
 const NOT_FOUND: RouteMatch = Object.freeze({ kind: "not_found" });
 
+/** A route table indexed for matching: literal paths by text, parameter routes by first segment. */
+interface CompiledTable {
+  readonly literal: ReadonlyMap<string, readonly Route[]>;
+  readonly byHead: ReadonlyMap<string, readonly Route[]>;
+}
+
+const compiled = new WeakMap<readonly Route[], CompiledTable>();
+
+function compile(table: readonly Route[]): CompiledTable {
+  let index = compiled.get(table);
+  if (index === undefined) {
+    const literal = new Map<string, Route[]>();
+    const byHead = new Map<string, Route[]>();
+    for (const candidate of table) {
+      const map = candidate.literal ? literal : byHead;
+      const key = candidate.literal ? candidate.segments.join("/") : candidate.segments[0];
+      map.set(key, [...(map.get(key) ?? []), candidate]);
+    }
+    index = { literal, byHead };
+    compiled.set(table, index);
+  }
+  return index;
+}
+
 /**
  * Matches a pathname and method. Routes whose path is all literal win over
  * routes with parameters for the same path (`signIn/credentials` is never
@@ -94,26 +118,45 @@ export function matchRoute(
   if (!pathname.startsWith(base) || pathname.charCodeAt(base.length) !== 47 /* / */) {
     return NOT_FOUND;
   }
-  const segments = pathname.slice(base.length + 1).split("/");
-  for (const literal of [true, false]) {
-    const candidates: { route: Route; params: Record<string, string> }[] = [];
-    for (const candidate of table) {
-      if (candidate.literal !== literal) continue;
-      const params = matchSegments(candidate.segments, segments);
-      if (params !== null) candidates.push({ route: candidate, params });
+  const rest = pathname.slice(base.length + 1);
+  const index = compile(table);
+  const literal = index.literal.get(rest);
+  if (literal !== undefined) return pick(ctx, literal, method, EMPTY_PARAMS);
+  const segments = rest.split("/");
+  const candidates = index.byHead.get(segments[0]);
+  if (candidates === undefined) return NOT_FOUND;
+  const matched: Route[] = [];
+  let params: Record<string, string> | null = null;
+  for (const candidate of candidates) {
+    const found = matchSegments(candidate.segments, segments);
+    if (found !== null) {
+      matched.push(candidate);
+      params = found;
     }
-    if (candidates.length === 0) continue;
-    const served = candidates.filter((item) => item.route.enabled(ctx));
-    if (served.length === 0) return NOT_FOUND;
-    const allow = served.map((item) => item.route.method);
-    const found = served.find((item) => item.route.method === method);
-    return found
-      ? { kind: "match", route: found.route, params: found.params, allow }
-      : { kind: "method_not_allowed", allow };
   }
-  return NOT_FOUND;
+  return params === null ? NOT_FOUND : pick(ctx, matched, method, params);
 }
 
+const EMPTY_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function pick(
+  ctx: AuthContext,
+  candidates: readonly Route[],
+  method: string,
+  params: Readonly<Record<string, string>>,
+): RouteMatch {
+  let found: Route | undefined;
+  const allow: Method[] = [];
+  for (const candidate of candidates) {
+    if (!candidate.enabled(ctx)) continue;
+    allow.push(candidate.method);
+    if (candidate.method === method) found = candidate;
+  }
+  if (allow.length === 0) return NOT_FOUND;
+  return found
+    ? { kind: "match", route: found, params, allow }
+    : { kind: "method_not_allowed", allow };
+}
 function matchSegments(
   pattern: readonly string[],
   segments: readonly string[],

@@ -168,3 +168,30 @@ Deno.test("config: callbacks and events are checked at createAuth", () => {
   );
   assert.throws(() => makeAuth({ events: { signOut: "x" } as never }), TypeError, "events.signOut");
 });
+
+Deno.test("the same sub from two providers: the hook tells them apart, so they never become one user", async () => {
+  const github = createMockProvider({
+    id: "gh",
+    baseURL: "http://gh.localhost",
+    users: [{ sub: "583231", name: "Ada" }],
+  });
+  const gitlab = createMockProvider({
+    id: "gl",
+    baseURL: "http://gl.localhost",
+    users: [{ sub: "583231", name: "Eve" }],
+  });
+  const auth = makeAuth({
+    oauth: [github.provider, gitlab.provider],
+    fetch: (input, init) =>
+      String(input instanceof Request ? input.url : input).startsWith("http://gh.localhost")
+        ? github.fetch(input, init)
+        : gitlab.fetch(input, init),
+    callbacks: { signIn: ({ user, provider }) => ({ ...user, sub: `${provider}|${user.sub}` }) },
+  });
+  const subs: string[] = [];
+  for (const mock of [github, gitlab]) {
+    const { browser } = await oauthSignIn(auth, mock);
+    subs.push((await (await browser.fetch("GET", "/auth/session")).json()).user.sub);
+  }
+  assert.deepEqual(subs, ["gh|583231", "gl|583231"]);
+});

@@ -1,0 +1,86 @@
+/**
+ * One contestant of `bench/http_compare.ts`, served on a loopback port:
+ * `bare-none` (no crypto), `bare-crypto` (the two Web Crypto calls of a
+ * sealed read), or ours with no store, `memoryStore()` or `redisStore()`.
+ * Prints `PORT <n>` once it listens; ours first mints session cookies into
+ * the file named by `--cookies`.
+ *
+ * @module
+ */
+
+import { createAuth, memoryStore, type SessionStore } from "../mod.ts";
+import { redisStore } from "../redis.ts";
+import { signInAs } from "../testing.ts";
+// deno-lint-ignore no-import-prefix -- dev-only client for the Redis contestant.
+import { createClient } from "npm:redis@6";
+
+const [mode, ...rest] = Deno.args;
+const option = (name: string) => rest.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+const SECRET = "bench-secret-0123456789abcdef-0123456789abcdef";
+const BODY = JSON.stringify({
+  user: { sub: "user-1", name: "Ada" },
+  expires: "2030-01-01T00:00:00.000Z",
+});
+
+let handler: (request: Request) => Response | Promise<Response>;
+if (mode === "bare-none") {
+  handler = (request) => {
+    request.headers.get("Cookie");
+    return new Response(BODY, { headers: { "Content-Type": "application/json" } });
+  };
+} else if (mode === "bare-crypto") {
+  const aes = await crypto.subtle.importKey("raw", new Uint8Array(32), "AES-GCM", false, [
+    "encrypt",
+    "decrypt",
+  ]);
+  const hmac = await crypto.subtle.importKey(
+    "raw",
+    new Uint8Array(32),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    [
+      "sign",
+      "verify",
+    ],
+  );
+  const iv = new Uint8Array(12);
+  const data = new TextEncoder().encode("x".repeat(300));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, aes, data);
+  const signature = await crypto.subtle.sign("HMAC", hmac, data);
+  handler = async (request) => {
+    request.headers.get("Cookie");
+    await crypto.subtle.decrypt({ name: "AES-GCM", iv }, aes, sealed);
+    await crypto.subtle.verify("HMAC", hmac, signature, data);
+    return new Response(BODY, { headers: { "Content-Type": "application/json" } });
+  };
+} else {
+  let store: SessionStore | undefined;
+  if (mode === "ours-memory") store = memoryStore();
+  if (mode === "ours-redis") {
+    const client = createClient({ url: option("redis") });
+    client.on("error", () => {});
+    await client.connect();
+    store = redisStore(client);
+  }
+  const auth = createAuth({
+    oauth: [],
+    secret: SECRET,
+    env: {},
+    logger: false,
+    session: store ? { store } : undefined,
+  });
+  const count = Number(option("count") ?? "1");
+  const cookies: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const header = await signInAs(auth, { sub: `user-${i}`, name: "Ada" });
+    cookies.push(header.split("; ")[0]);
+  }
+  await Deno.writeTextFile(option("cookies")!, cookies.join("\n") + "\n");
+  handler = auth.handlers.GET;
+}
+
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log(`PORT ${port}`),
+}, handler);
