@@ -43,7 +43,7 @@ for (const file of sources) {
   // A top-level or exported function, or a method of a returned object literal: count to its end.
   const all = text.split("\n");
   all.forEach((line, i) => {
-    const m = /^(?:export )?(?:async )?function\*? (\w+)|^  (?:async )?(\w+)\(.*\)(?:: .*)? \{$/
+    const m = /^(?:export )?(?:async )?function\*? (\w+)|^ {2}(?:async )?(\w+)\(.*\)(?:: .*)? \{$/
       .exec(line);
     if (!m) return;
     const indent = line.match(/^\s*/)![0].length;
