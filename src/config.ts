@@ -18,6 +18,7 @@ import {
 } from "./config/hooks.ts";
 import { type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
+import { type OIDCSettings, resolveOIDC } from "./config/oidc.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
 import { type PageSettings, resolvePages } from "./config/pages.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
@@ -134,6 +135,8 @@ export interface AuthContext
   readonly clock: () => number;
   readonly fetch: typeof fetch;
   readonly sessionCache: SessionCache;
+  /** OpenID Connect: the instance's discovery and JWKS caches. */
+  readonly oidc: OIDCSettings;
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -209,6 +212,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
   const providers = resolveProviders(config.oauth, read);
+  const oidc = resolveOIDC(providers, { fetch: fetchFn, clock });
   return Object.freeze({
     ...session,
     ...keys,
@@ -223,5 +227,6 @@ export function buildContext(config: AuthConfig): AuthContext {
     clock,
     fetch: fetchFn,
     sessionCache: new SessionCache(),
+    oidc,
   });
 }
