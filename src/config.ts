@@ -27,7 +27,12 @@ import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
 import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
-import type { BuiltInProviderId, OAuthProviderCredentials } from "./oauth/types.ts";
+import type {
+  BuiltInProviderEntry,
+  BuiltInProviderId,
+  OAuthProviderCredentials,
+  OIDCProviderCredentials,
+} from "./oauth/types.ts";
 import { SessionCache } from "./session_cache.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
@@ -43,11 +48,16 @@ export { CSRF_MAX_AGE } from "./config/keys.ts";
  */
 export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
 
-/** A provider entry in `oauth`: a built-in id, a built-in with overrides, or a custom provider. */
+/**
+ * A provider entry in `oauth`: a built-in id, a built-in with overrides and
+ * options, a custom provider with its endpoints, or a custom OpenID Connect
+ * provider configured by discovery from its `issuer`.
+ */
 export type OAuthProviderEntry =
   | BuiltInProviderId
-  | ({ id: BuiltInProviderId } & Partial<Omit<OAuthProviderCredentials, "id">>)
-  | OAuthProviderCredentials;
+  | BuiltInProviderEntry
+  | OAuthProviderCredentials
+  | OIDCProviderCredentials;
 
 /** The argument of `createAuth`. */
 export interface AuthConfig<
