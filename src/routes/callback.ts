@@ -36,8 +36,7 @@ export async function callbackRoute(
     return browserFailure(ctx, http, { error, route: "callback", provider: params.provider });
   }
   try {
-    const response = await responseParams(http);
-    await completeOAuthSignIn(ctx, http, { provider, flow, params: response });
+    await completeOAuthSignIn(ctx, http, { provider, flow, params: await responseParams(http) });
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {
     const failure = toAuthError(error, ctx.logger, "oauth callback");

@@ -157,6 +157,25 @@ Deno.test("an authorization request stripped of its nonce fails the callback", a
   assertErrorRedirect(response, "/home", "invalid_request");
 });
 
+Deno.test("flow cookies minted without a nonce fail a callback that needs one", async () => {
+  // The provider's nonce setting changed between sign-in start and callback (a redeploy).
+  const mock = createMockProvider();
+  const before = createAuth({
+    oauth: [{ ...mock.provider, nonce: false }],
+    secret: SECRET,
+    logger: false,
+    fetch: mock.fetch,
+  });
+  const browser = new Browser(before.handlers.ALL);
+  const authorization = await startSignIn(browser, "mock", "?redirectTo=%2Fhome");
+  const callback = await authorizeAt(mock, authorization);
+  const after = setup({ auth: { fetch: mock.fetch } });
+  const moved = new Browser(after.auth.handlers.ALL);
+  moved.cookies = new Map(browser.cookies);
+  assertErrorRedirect(await moved.get(pathOf(callback)), "/home", "invalid_request");
+  assert.equal(count(mock, "token"), 0);
+});
+
 Deno.test("an ID token with another nonce lands on the error redirect", async () => {
   const s = setup({ mock: { oidc: { idTokenClaims: { nonce: "someone-elses-nonce" } } } });
   assertErrorRedirect(await signIn(s), "/home", "invalid_request");
