@@ -18,6 +18,7 @@ import {
 } from "./config/hooks.ts";
 import { type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
+import { type OIDCSettings, resolveOIDC } from "./config/oidc.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
 import { type PageSettings, resolvePages } from "./config/pages.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
@@ -26,7 +27,12 @@ import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
 import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
-import type { BuiltInProviderId, OAuthProviderCredentials } from "./oauth/types.ts";
+import type {
+  BuiltInProviderEntry,
+  BuiltInProviderId,
+  OAuthProviderCredentials,
+  OIDCProviderCredentials,
+} from "./oauth/types.ts";
 import { SessionCache } from "./session_cache.ts";
 import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
@@ -43,11 +49,16 @@ export { CSRF_MAX_AGE } from "./config/keys.ts";
  */
 export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
 
-/** A provider entry in `oauth`: a built-in id, a built-in with overrides, or a custom provider. */
+/**
+ * A provider entry in `oauth`: a built-in id, a built-in with overrides and
+ * options, a custom provider with its endpoints, or a custom OpenID Connect
+ * provider configured by discovery from its `issuer`.
+ */
 export type OAuthProviderEntry =
   | BuiltInProviderId
-  | ({ id: BuiltInProviderId } & Partial<Omit<OAuthProviderCredentials, "id">>)
-  | OAuthProviderCredentials;
+  | BuiltInProviderEntry
+  | OAuthProviderCredentials
+  | OIDCProviderCredentials;
 
 /** The argument of `createAuth`. */
 export interface AuthConfig<
@@ -147,6 +158,8 @@ export interface AuthContext
   readonly clock: () => number;
   readonly fetch: typeof fetch;
   readonly sessionCache: SessionCache;
+  /** OpenID Connect: the instance's discovery and JWKS caches. */
+  readonly oidc: OIDCSettings;
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -222,6 +235,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
   const providers = resolveProviders(config.oauth, read);
+  const oidc = resolveOIDC(providers, { fetch: fetchFn, clock });
   return Object.freeze({
     ...session,
     ...keys,
@@ -236,5 +250,6 @@ export function buildContext(config: AuthConfig): AuthContext {
     clock,
     fetch: fetchFn,
     sessionCache: new SessionCache(),
+    oidc,
   });
 }

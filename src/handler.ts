@@ -1,6 +1,7 @@
 /**
- * The request pipeline: route (404/405), CORS preflight, `Origin` (403),
- * then the route. Every failure becomes an RFC 6749 error body through the
+ * The request pipeline: route (404/405), CORS preflight, `Origin` (403;
+ * not for a route that takes any origin, the `form_post` callback), then the
+ * route. Every failure becomes an RFC 6749 error body through the
  * one error wrapper; nothing unexpected escapes as anything but a logged 500.
  *
  * @module
@@ -58,7 +59,7 @@ async function dispatch(ctx: AuthContext, http: HttpContext, only?: Method): Pro
       { status: 405 },
     );
   }
-  await checkOrigin(http);
+  if (!matched.route.anyOrigin) await checkOrigin(http);
   return await matched.route.handle(ctx, http, matched.params);
 }
 

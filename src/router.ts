@@ -36,6 +36,8 @@ export interface Route {
   readonly literal: boolean;
   /** Whether the instance serves it; a route that is off is a 404. */
   readonly enabled: (ctx: AuthContext) => boolean;
+  /** Whether it takes requests from any `Origin` (see {@link RouteOptions.anyOrigin}). */
+  readonly anyOrigin: boolean;
   /** The route's handler. */
   readonly handle: RouteHandler;
 }
@@ -44,6 +46,14 @@ export interface Route {
 export interface RouteOptions {
   /** Whether the configuration enables the route; default always. */
   enabled?: (ctx: AuthContext) => boolean;
+  /**
+   * The handler's `Origin` check is skipped: the route answers a provider's
+   * cross-site request (a `form_post` callback from the provider's page)
+   * and carries its own proof that the request belongs to a flow started
+   * here (the OAuth `state`, bound to the sealed flow cookies). Default
+   * `false`.
+   */
+  anyOrigin?: boolean;
 }
 
 const always = () => true;
@@ -61,6 +71,7 @@ export function route<P extends string>(
     segments,
     literal: segments.every((segment) => !segment.startsWith(":")),
     enabled: options.enabled ?? always,
+    anyOrigin: options.anyOrigin === true,
     // The pattern fills exactly the params PathParams<P> names.
     handle: handle as RouteHandler,
   });

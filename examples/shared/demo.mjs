@@ -1,10 +1,11 @@
 /**
  * The demo app shared by the Deno, Bun and Node examples: the page, its
- * script, the browser client's modules, an in-process mock OAuth provider
- * under `/mock-oauth`, the "your devices" endpoints under `/demo/sessions`,
- * and the `createAuth` configuration (mock provider, username/password
- * sign-in, sign-up into an in-memory user table, sessions in a
- * `memoryStore()` so that they can be listed and ended).
+ * script, the browser client's modules, an in-process mock OpenID Connect
+ * provider under `/mock-oauth`, the "your devices" endpoints under
+ * `/demo/sessions`, and the `createAuth` configuration (the mock provider,
+ * found by discovery, username/password sign-in, sign-up into an in-memory
+ * user table, sessions in a `memoryStore()` so that they can be listed and
+ * ended).
  *
  * Each runtime's entry serves it and mounts `auth.handlers.ALL` under
  * `/auth/` itself. Plain JavaScript with JSDoc types, so that Node runs it as
@@ -228,6 +229,8 @@ export async function createDemo(options) {
   const mock = createMockProvider({
     baseURL: `${origin}/mock-oauth`,
     interactive: true,
+    // OpenID Connect by discovery: the app knows only the issuer, and checks a signed ID token.
+    oidc: { discovery: true },
     users: MOCK_ACCOUNTS.map((account) => ({ ...account })),
     // Exact callback URLs, whichever loopback name the browser uses.
     redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
@@ -236,7 +239,8 @@ export async function createDemo(options) {
   /** @type {import("@service-stack/auth").AuthConfig} */
   const authConfig = {
     oauth: [mock.provider],
-    // The server's token and user-info calls go to the in-process mock, not over the network.
+    // The server's discovery, JWKS, token and user-info calls go to the in-process mock, not
+    // over the network.
     fetch: mock.fetch,
     secret,
     credentials: {
@@ -319,7 +323,7 @@ export async function createDemo(options) {
       `@service-stack/auth demo on ${runtime}`,
       secretLine,
       `Demo user: username "${DEMO_USERNAME}", password "${demoPassword}"`,
-      `Mock OAuth provider: ${mock.issuer} (consent page; accounts: ${
+      `Mock OpenID Connect provider: ${mock.issuer} (consent page; accounts: ${
         MOCK_ACCOUNTS.map((account) => account.name).join(", ")
       })`,
     ]

@@ -1,20 +1,37 @@
 /**
- * OAuth sign-in as two operations: start (authorization request plus sealed
- * flow cookies) and complete (authorization response, code exchange, user
- * info, profile mapping, session). Routes and `api` both call them.
+ * OAuth sign-in as two operations: start (discovery when needed,
+ * authorization request plus sealed flow cookies) and complete
+ * (authorization response, code exchange, for OpenID Connect the ID token,
+ * user info, profile mapping, session). Routes and `api` both call them.
  *
  * @module
  */
 
 import type { AuthContext } from "../config.ts";
 import { AuthError } from "../errors.ts";
+import { singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
-import { createAuthorizationRequest } from "../oauth/authorization_request.ts";
+import { createAuthorizationRequest, sendsNonce } from "../oauth/authorization_request.ts";
 import { validateAuthorizationResponse } from "../oauth/authorization_response.ts";
 import { type FlowValues, openFlowCookies, sealFlowCookies } from "../oauth/flow_cookies.ts";
-import { timedFetch } from "../oauth/provider_fetch.ts";
-import type { ResolvedProvider } from "../oauth/resolve.ts";
-import { exchangeCode } from "../oauth/token.ts";
+import { profileClaims } from "../oauth/oidc/claims.ts";
+import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
+import {
+  checkUserInfoSubject,
+  idTokenAlgorithms,
+  type IdTokenClaims,
+  validateIdToken,
+} from "../oauth/oidc/id_token.ts";
+import { providerError, timedFetch } from "../oauth/provider_fetch.ts";
+import {
+  discoveredEndpoints,
+  isOpenIDConnect,
+  needsDiscovery,
+  type ResolvedProvider,
+  withMetadata,
+} from "../oauth/resolve.ts";
+import { clientSecretValue, exchangeCode } from "../oauth/token.ts";
+import type { OAuthTokens } from "../oauth/types.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { Session } from "../types.ts";
 import { defaultTarget } from "./redirects.ts";
@@ -42,16 +59,32 @@ function callbackURI(ctx: AuthContext, http: HttpContext, providerId: string): s
 }
 
 /**
- * Starts a sign-in: builds the authorization request, adds the sealed flow
- * cookies to the response, and returns the URL to send the browser to.
- * `redirectTo` must already be validated.
+ * The provider's discovered metadata when its configuration needs it (an
+ * issuer with a missing endpoint or, for OpenID Connect, JWKS URL), from
+ * the instance's cache; `undefined` when everything is configured. A
+ * discovery failure is a 502 `AuthError`.
+ */
+async function metadataFor(
+  ctx: AuthContext,
+  provider: ResolvedProvider,
+): Promise<ProviderMetadata | undefined> {
+  if (!needsDiscovery(provider)) return undefined;
+  return await ctx.oidc.discovery.get(provider.issuer!, { openid: isOpenIDConnect(provider) });
+}
+
+/**
+ * Starts a sign-in: discovers the provider's endpoints when needed, builds
+ * the authorization request (with a `nonce` for OpenID Connect), adds the
+ * sealed flow cookies to the response, and returns the URL to send the
+ * browser to. `redirectTo` must already be validated.
  */
 export async function startOAuthSignIn(
   ctx: AuthContext,
   http: HttpContext,
   options: { providerId: string; redirectTo: string | null },
 ): Promise<string> {
-  const provider = providerById(ctx, options.providerId);
+  const configured = providerById(ctx, options.providerId);
+  const provider = withMetadata(configured, await metadataFor(ctx, configured));
   const redirectTo = await defaultTarget(http, options.redirectTo);
   const redirectURI = callbackURI(ctx, http, provider.id);
   const request = await createAuthorizationRequest(provider, { redirectURI });
@@ -61,8 +94,13 @@ export async function startOAuthSignIn(
     redirectTo,
     redirectURI,
   };
+  if (request.nonce !== undefined) values.nonce = request.nonce;
   http.setCookies.push(
-    ...await sealFlowCookies(ctx.flowJose, http, { providerId: provider.id, values }),
+    ...await sealFlowCookies(ctx.flowJose, http, {
+      providerId: provider.id,
+      values,
+      crossSite: provider.responseMode === "form_post",
+    }),
   );
   ctx.logger.log("debug", "oauth sign-in started", { provider: provider.id });
   return request.url;
@@ -78,31 +116,121 @@ export function readFlow(
 }
 
 /**
+ * Validates the token response's ID token for an OpenID Connect provider
+ * (OpenID Connect Core 3.1.3.7): the allowed algorithms are the provider's
+ * `idTokenAlgorithms`, else those its metadata lists (RS256 without
+ * metadata); keys come from the instance's JWKS cache; the issuer is the
+ * metadata's (equal to the configured one) or, for a multi-tenant provider,
+ * the one `issuerFor` computes from the verified claims.
+ */
+async function validatedIdToken(
+  ctx: AuthContext,
+  provider: ResolvedProvider,
+  input: { tokens: OAuthTokens; metadata: ProviderMetadata | undefined; nonce: string | undefined },
+): Promise<IdTokenClaims> {
+  const { tokens, metadata, nonce } = input;
+  if (tokens.id_token === undefined) {
+    throw providerError(
+      "The provider's token response has no id_token; expected one for OpenID Connect.",
+    );
+  }
+  const jwksURI = provider.jwksURI;
+  const issuer = provider.issuerFor ?? metadata?.issuer ?? provider.issuer;
+  if (jwksURI === undefined || issuer === undefined) {
+    throw new AuthError(
+      "server_error",
+      "The provider's issuer or JWKS is not known; expected them configured or discovered.",
+      { status: 500 },
+    );
+  }
+  const algorithms = provider.idTokenAlgorithms ?? idTokenAlgorithms(metadata);
+  // HS256 is keyed with the client secret (OpenID Connect Core 10.1), so only then is it needed.
+  const clientSecret = algorithms.includes("HS256") && provider.clientSecret !== undefined
+    ? await clientSecretValue(provider.clientSecret)
+    : undefined;
+  return await validateIdToken(tokens.id_token, {
+    issuer,
+    clientId: provider.clientId,
+    nonce,
+    algorithms,
+    keys: ctx.oidc.jwks.get(jwksURI),
+    ...(clientSecret === undefined ? {} : { clientSecret }),
+    now: ctx.clock,
+  });
+}
+
+/** The nonce the ID token must carry: the flow's, when the provider was sent one. */
+function expectedNonce(provider: ResolvedProvider, flow: FlowValues): string | undefined {
+  if (!sendsNonce(provider)) return undefined;
+  if (flow.nonce === undefined) {
+    throw new AuthError(
+      "invalid_request",
+      "The sign-in flow has no nonce; expected a sign-in started here: start again.",
+    );
+  }
+  return flow.nonce;
+}
+
+/**
+ * For a provider whose issuer depends on the tenant (`issuerFor`), the RFC
+ * 9207 `iss` parameter cannot be compared before the ID token is verified:
+ * when present, it must name the issuer of the verified token.
+ */
+function checkTenantIss(params: URLSearchParams, claims: IdTokenClaims): void {
+  const iss = singleParam(params, "iss");
+  if (iss !== null && iss !== claims.iss) {
+    throw new AuthError(
+      "invalid_request",
+      "The iss parameter does not match the ID token's issuer; expected the same issuer.",
+    );
+  }
+}
+
+/**
  * Completes a sign-in from the authorization response parameters: checks
- * them against the flow, exchanges the code with the PKCE verifier, fetches
- * and maps the profile, and starts the session.
+ * them against the flow, exchanges the code with the PKCE verifier, for
+ * OpenID Connect validates the ID token (and matches the user info's `sub`
+ * to it), maps the profile, and starts the session.
  */
 export async function completeOAuthSignIn(
   ctx: AuthContext,
   http: HttpContext,
   callback: { provider: ResolvedProvider; flow: FlowValues; params: URLSearchParams },
 ): Promise<Session> {
-  const { provider, flow, params } = callback;
+  const { flow, params } = callback;
+  const metadata = await metadataFor(ctx, callback.provider);
+  const provider = withMetadata(callback.provider, metadata);
   const code = validateAuthorizationResponse(params, {
     state: flow.state,
-    issuer: provider.issuer,
+    issuer: provider.issuerFor === undefined ? provider.issuer : undefined,
+    requireIss: metadata?.authorization_response_iss_parameter_supported === true,
   });
+  const oidc = isOpenIDConnect(provider);
+  const nonce = oidc ? expectedNonce(provider, flow) : undefined;
   const fetchFn = timedFetch(ctx.fetch);
   const tokens = await exchangeCode(fetchFn, provider, {
     code,
     redirectURI: flow.redirectURI,
     codeVerifier: flow.codeVerifier,
   });
-  const raw = await fetchUserInfo(fetchFn, provider, tokens);
+  let raw: Record<string, unknown>;
+  if (oidc) {
+    const claims = await validatedIdToken(ctx, provider, { tokens, metadata, nonce });
+    if (provider.issuerFor !== undefined) checkTenantIss(params, claims);
+    let userInfo: Record<string, unknown> | undefined;
+    if (provider.userInfo !== undefined) {
+      userInfo = await fetchUserInfo(fetchFn, provider, tokens);
+      checkUserInfoSubject(userInfo, claims);
+    }
+    raw = profileClaims(claims, userInfo);
+  } else {
+    raw = await fetchUserInfo(fetchFn, provider, tokens);
+  }
+  const discovered = metadata === undefined ? undefined : discoveredEndpoints(metadata);
   const user = await callApp(
     ctx,
     `profile of provider ${provider.id}`,
-    () => provider.profile(raw, { tokens, fetch: fetchFn }),
+    () => provider.profile(raw, { tokens, fetch: fetchFn, discovered }),
   );
   const session = await finishSignIn(ctx, http, {
     user,

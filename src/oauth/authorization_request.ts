@@ -1,12 +1,13 @@
 /**
  * The authorization request (RFC 6749 section 4.1.1 with PKCE `S256`, RFC
- * 7636): fresh `state` and verifier, and the URL the browser is sent to.
+ * 7636, and OpenID Connect Core 3.1.2.1's `nonce`): fresh `state`, verifier
+ * and nonce, and the URL the browser is sent to.
  *
  * @module
  */
 
 import { codeChallengeS256, randomToken } from "./pkce.ts";
-import { requireEndpoint, type ResolvedProvider } from "./resolve.ts";
+import { isOpenIDConnect, requireEndpoint, type ResolvedProvider } from "./resolve.ts";
 
 /** An authorization request and the secrets its callback will need. */
 export interface AuthorizationRequest {
@@ -14,8 +15,27 @@ export interface AuthorizationRequest {
   url: string;
   /** The `state` sent (32 random bytes). */
   state: string;
-  /** The PKCE verifier whose `S256` challenge was sent. */
+  /** The PKCE verifier whose `S256` challenge was sent (not sent with `pkce: false`). */
   codeVerifier: string;
+  /** The OpenID Connect `nonce` sent (32 random bytes), when {@link sendsNonce} says so. */
+  nonce?: string;
+}
+
+/**
+ * Whether a provider's authorization requests carry a `nonce`: OpenID
+ * Connect applies (the scope contains `openid`) and the provider echoes it
+ * (`nonce` is not `false`, as it is for LinkedIn).
+ *
+ * @example
+ * ```ts
+ * import { sendsNonce } from "./authorization_request.ts";
+ *
+ * sendsNonce({ scope: "openid email", nonce: true }); // true
+ * sendsNonce({ scope: "read:user", nonce: true }); // false
+ * ```
+ */
+export function sendsNonce(provider: Pick<ResolvedProvider, "scope" | "nonce">): boolean {
+  return isOpenIDConnect(provider) && provider.nonce;
 }
 
 /**
@@ -29,6 +49,7 @@ export async function createAuthorizationRequest(
 ): Promise<AuthorizationRequest> {
   const state = randomToken(32);
   const codeVerifier = randomToken(32);
+  const nonce = sendsNonce(provider) ? randomToken(32) : undefined;
   const url = new URL(requireEndpoint(provider, "authorizeURL"));
   for (const [key, value] of Object.entries(provider.authorizationParams)) {
     url.searchParams.set(key, value);
@@ -38,10 +59,13 @@ export async function createAuthorizationRequest(
   url.searchParams.set("redirect_uri", options.redirectURI);
   if (provider.scope !== "") url.searchParams.set("scope", provider.scope);
   url.searchParams.set("state", state);
+  if (nonce !== undefined) url.searchParams.set("nonce", nonce);
   if (provider.responseMode === "form_post") url.searchParams.set("response_mode", "form_post");
   if (provider.pkce) {
     url.searchParams.set("code_challenge", await codeChallengeS256(codeVerifier));
     url.searchParams.set("code_challenge_method", "S256");
   }
-  return { url: url.href, state, codeVerifier };
+  return nonce === undefined
+    ? { url: url.href, state, codeVerifier }
+    : { url: url.href, state, codeVerifier, nonce };
 }

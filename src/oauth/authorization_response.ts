@@ -16,6 +16,12 @@ export interface ExpectedResponse {
   state: string;
   /** The provider's issuer, when configured: an `iss` parameter must equal it. */
   issuer?: string;
+  /**
+   * The provider says it sends `iss` (its metadata has
+   * `authorization_response_iss_parameter_supported: true`): a response
+   * without one is refused (RFC 9207 section 2.4).
+   */
+  requireIss?: boolean;
 }
 
 function required(params: URLSearchParams, name: string): string {
@@ -44,7 +50,16 @@ export function validateAuthorizationResponse(
       "The state parameter does not match this sign-in; expected the state it was sent.",
     );
   }
+  if (params.getAll("iss").length > 1) {
+    throw new AuthError("invalid_request", "The iss parameter is repeated; expected it once.");
+  }
   const iss = singleParam(params, "iss");
+  if (iss === null && expected.requireIss === true) {
+    throw new AuthError(
+      "invalid_request",
+      "The callback has no iss parameter although the provider sends one; expected its issuer.",
+    );
+  }
   if (iss !== null && expected.issuer !== undefined && iss !== expected.issuer) {
     throw new AuthError(
       "invalid_request",

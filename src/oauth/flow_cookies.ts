@@ -2,14 +2,16 @@
  * The OAuth flow cookies (`state`, `codeVerifier`, `redirectTo`,
  * `redirectURI`): each sealed with the flow key (purpose `oauth-flow`, its
  * own `typ`), bound to the provider id and to one flow id, so that values
- * from two flows or two providers can never be mixed.
+ * from two flows or two providers can never be mixed. The OpenID Connect
+ * `nonce` rides in the `state` cookie's sealed payload (no cookie of its
+ * own: one more cookie would cost a seal and an open per flow).
  *
  * @module
  */
 
 import type { Jose } from "../../jose.ts";
 import { clearCookieLines } from "../cookies/chunks.ts";
-import type { CookieJar } from "../cookies/jar.ts";
+import type { CookieAttributes, CookieJar, CookieSpec } from "../cookies/jar.ts";
 import { serializeCookie } from "../cookies/serialize.ts";
 import { randomToken } from "./pkce.ts";
 
@@ -23,6 +25,8 @@ export interface FlowValues {
   redirectTo: string;
   /** The `redirect_uri` sent to the provider. */
   redirectURI: string;
+  /** The OpenID Connect `nonce` sent, when one was (sealed with `state`). */
+  nonce?: string;
 }
 
 /** The request facts flow cookies are read from and written for. */
@@ -37,17 +41,45 @@ export interface FlowCookieScope {
 
 const FLOW_KEYS = ["state", "codeVerifier", "redirectTo", "redirectURI"] as const;
 
+/** What {@link sealFlowCookies} seals. */
+export interface SealedFlow {
+  /** The provider the flow was started for. */
+  providerId: string;
+  /** The values to carry. */
+  values: FlowValues;
+  /**
+   * The provider answers with a cross-site `POST` (`form_post`): the cookies
+   * are `SameSite=None` so that the browser sends them with it. Only where
+   * they are `Secure` (HTTPS): browsers refuse `SameSite=None` without it.
+   */
+  crossSite?: boolean;
+}
+
+/** The cookie attributes of a flow cookie; `SameSite=None` for a cross-site flow over HTTPS. */
+function flowAttributes(spec: CookieSpec, crossSite: boolean): Readonly<CookieAttributes> {
+  if (!crossSite || spec.attributes.secure !== true) return spec.attributes;
+  return { ...spec.attributes, sameSite: "none" };
+}
+
 /** Seals each flow value into its cookie; returns the Set-Cookie lines. */
 export async function sealFlowCookies(
   jose: Jose,
   scope: FlowCookieScope,
-  flow: { providerId: string; values: FlowValues },
+  flow: SealedFlow,
 ): Promise<string[]> {
   const id = randomToken(16);
   return await Promise.all(FLOW_KEYS.map(async (key) => {
-    const value = await jose.encodeJWT({ v: flow.values[key], p: flow.providerId, f: id, k: key });
+    const payload: Record<string, string> = {
+      v: flow.values[key],
+      p: flow.providerId,
+      f: id,
+      k: key,
+    };
+    if (key === "state" && flow.values.nonce !== undefined) payload.n = flow.values.nonce;
+    const value = await jose.encodeJWT(payload);
     const spec = scope.jar[key];
-    return serializeCookie({ name: spec.name, value, attributes: spec.attributes }, scope.nowMs);
+    const attributes = flowAttributes(spec, flow.crossSite === true);
+    return serializeCookie({ name: spec.name, value, attributes }, scope.nowMs);
   }));
 }
 
@@ -66,8 +98,13 @@ export async function openFlowCookies(
     try {
       const payload = await jose.decodeJWT(token);
       const ok = typeof payload.v === "string" && payload.p === providerId && payload.k === key &&
-        typeof payload.f === "string";
-      return ok ? { value: payload.v as string, flow: payload.f as string } : null;
+        typeof payload.f === "string" && (payload.n === undefined || typeof payload.n === "string");
+      if (!ok) return null;
+      return {
+        value: payload.v as string,
+        flow: payload.f as string,
+        nonce: payload.n as string | undefined,
+      };
     } catch {
       return null;
     }
@@ -78,12 +115,14 @@ export async function openFlowCookies(
   }
   const flow = state.flow;
   if (verifier.flow !== flow || redirectTo.flow !== flow || redirectURI.flow !== flow) return null;
-  return {
+  const values: FlowValues = {
     state: state.value,
     codeVerifier: verifier.value,
     redirectTo: redirectTo.value,
     redirectURI: redirectURI.value,
   };
+  if (state.nonce !== undefined) values.nonce = state.nonce;
+  return values;
 }
 
 /** Set-Cookie lines that remove every flow cookie. */

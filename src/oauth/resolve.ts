@@ -602,3 +602,66 @@ export function requireEndpoint(
   }
   return url;
 }
+
+/** The metadata members that complete a provider (see {@link withMetadata}). */
+export interface DiscoveredMetadata {
+  /** The authorization endpoint. */
+  readonly authorization_endpoint: string;
+  /** The token endpoint. */
+  readonly token_endpoint: string;
+  /** The user-info endpoint, when the provider has one. */
+  readonly userinfo_endpoint?: string;
+  /** The JWKS URL. */
+  readonly jwks_uri?: string;
+}
+
+/**
+ * The provider's endpoints as discovery found them, for a profile mapper's
+ * `discovered` (configured endpoints still win there).
+ *
+ * @example
+ * ```ts
+ * import { discoveredEndpoints } from "./resolve.ts";
+ *
+ * discoveredEndpoints({
+ *   authorization_endpoint: "https://id.example/authorize",
+ *   token_endpoint: "https://id.example/token",
+ * }).accessToken; // "https://id.example/token"
+ * ```
+ */
+export function discoveredEndpoints(metadata: DiscoveredMetadata): ProviderEndpoints {
+  return Object.freeze({
+    authorizeURL: metadata.authorization_endpoint,
+    accessToken: metadata.token_endpoint,
+    ...defined({ userInfo: metadata.userinfo_endpoint }),
+  });
+}
+
+/**
+ * The provider completed by its discovered metadata: every endpoint and the
+ * JWKS URL it does not configure itself are taken from the metadata;
+ * configured ones win. Without metadata the provider is returned as is.
+ *
+ * @example
+ * ```ts ignore
+ * import { withMetadata } from "./resolve.ts";
+ *
+ * const complete = withMetadata(provider, await discovery.get(provider.issuer));
+ * complete.accessToken; // the configured token endpoint, else the discovered one
+ * ```
+ */
+export function withMetadata(
+  provider: ResolvedProvider,
+  metadata: DiscoveredMetadata | undefined,
+): ResolvedProvider {
+  if (metadata === undefined) return provider;
+  return Object.freeze({
+    ...provider,
+    authorizeURL: provider.authorizeURL ?? metadata.authorization_endpoint,
+    accessToken: provider.accessToken ?? metadata.token_endpoint,
+    ...defined({
+      userInfo: provider.userInfo ?? metadata.userinfo_endpoint,
+      jwksURI: provider.jwksURI ?? metadata.jwks_uri,
+    }),
+  });
+}

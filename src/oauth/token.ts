@@ -27,8 +27,12 @@ function basicCredentials(id: string, secret: string): string {
   return `Basic ${btoa(binary)}`;
 }
 
-/** The client secret as a string; a failing secret function fails the exchange closed. */
-async function secretValue(secret: ClientSecret | undefined): Promise<string> {
+/**
+ * The client secret as a string (a secret function is awaited); a missing
+ * secret is a 502 and a failing secret function a 500 `AuthError`, so that
+ * whatever needs it fails closed.
+ */
+export async function clientSecretValue(secret: ClientSecret | undefined): Promise<string> {
   if (typeof secret === "string") return secret;
   if (secret === undefined) throw providerError("The provider has no client secret.");
   let value: unknown;
@@ -71,11 +75,11 @@ export async function exchangeCode(
     body.set(provider.clientIdParam, provider.clientId);
   } else if (provider.clientAuthMethod === "client_secret_post") {
     body.set(provider.clientIdParam, provider.clientId);
-    body.set("client_secret", await secretValue(provider.clientSecret));
+    body.set("client_secret", await clientSecretValue(provider.clientSecret));
   } else {
     headers.set(
       "Authorization",
-      basicCredentials(provider.clientId, await secretValue(provider.clientSecret)),
+      basicCredentials(provider.clientId, await clientSecretValue(provider.clientSecret)),
     );
   }
   const response = await callProvider(fetchFn, url, { method: "POST", headers, body }, "token");

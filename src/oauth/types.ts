@@ -123,9 +123,13 @@ export interface OAuthProviderBase {
    */
   jwksURI?: string;
   /**
-   * The JWS algorithms accepted for ID tokens when discovery does not say
-   * (or to narrow what it says), e.g. `["RS256"]`. `HS256` is accepted only
-   * when listed here; its key is then the client secret (LINE's web login).
+   * The JWS algorithms accepted for ID tokens, e.g. `["RS256"]`. When set,
+   * this list is used instead of the discovered
+   * `id_token_signing_alg_values_supported` (explicit settings win, as
+   * endpoints do); when unset, the discovered list (its asymmetric
+   * algorithms), else `["RS256"]`. `HS256` is accepted only when listed
+   * here; its key is then the client secret, at least 32 bytes (LINE's web
+   * login).
    */
   idTokenAlgorithms?: readonly string[];
   /**
@@ -134,19 +138,27 @@ export interface OAuthProviderBase {
    * it the expected `iss` is `issuer`. Microsoft's multi-tenant endpoints
    * issue one issuer per tenant (`https://login.microsoftonline.com/{tid}/v2.0`),
    * so its hook builds the issuer from the verified `tid` claim and checks that
-   * `tid` against the configured tenant.
+   * `tid` against the configured tenant. An RFC 9207 `iss` parameter, when
+   * sent, must then equal the verified token's `iss` (it cannot be compared
+   * with the configured `issuer` template).
    */
   issuerFor?: (claims: Readonly<Record<string, unknown>>) => string | undefined;
   /**
-   * Whether the ID token echoes the `nonce` sent; default `true`. LinkedIn's
-   * ID tokens carry no `nonce`, so its check cannot run (`state`, the
-   * confidential client and the direct token request remain).
+   * Whether the ID token echoes the `nonce` sent; default `true`. With
+   * `false` no `nonce` is sent and an ID token that carries one is refused.
+   * LinkedIn's ID tokens carry no `nonce`, so its check cannot run (`state`,
+   * the confidential client and the direct token request remain).
    */
   nonce?: boolean;
   /**
    * How the provider returns the authorization response: `query` (the
    * default) or `form_post` (a cross-site `POST` to the callback; Apple
-   * requires it when asking for name or email).
+   * requires it when asking for name or email). With `form_post`,
+   * `POST {basePath}/callback/:oauth` answers for this provider from any
+   * `Origin` (`state` is its CSRF protection), and its flow cookies are
+   * `SameSite=None; Secure` over HTTPS so that the cross-site POST carries
+   * them. Over plain HTTP browsers refuse `SameSite=None`: the cookies stay
+   * `Lax` and only a provider on the same site can complete the flow.
    */
   responseMode?: "query" | "form_post";
   /** Client authentication at the token endpoint; default `client_secret_basic`. */

@@ -1,7 +1,8 @@
 /**
- * `GET /callback/:oauth`: completes the OAuth flow and lands on the stored
- * target, with the session or with the error in the query. Flow cookies are
- * cleared on every outcome.
+ * `GET /callback/:oauth` (and `POST /callback/:oauth` for `form_post`
+ * providers): completes the OAuth flow and lands on the stored target, with
+ * the session or with the error in the query. Flow cookies are cleared on
+ * every outcome.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { browserFailure, withError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
 import { claimOAuthState } from "../core/single_use.ts";
 import { AuthError, toAuthError } from "../errors.ts";
-import { redirectResponse } from "../http.ts";
+import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { clearFlowCookieLines } from "../oauth/flow_cookies.ts";
 
@@ -37,7 +38,7 @@ export async function callbackRoute(
   }
   try {
     await claimOAuthState(ctx, flow.state);
-    await completeOAuthSignIn(ctx, http, { provider, flow, params: http.url.searchParams });
+    await completeOAuthSignIn(ctx, http, { provider, flow, params: await responseParams(http) });
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {
     const failure = toAuthError(error, ctx.logger, "oauth callback");
@@ -48,4 +49,61 @@ export async function callbackRoute(
     );
     return redirectResponse(http, withError(flow.redirectTo, failure));
   }
+}
+
+/** The authorization response fields a `form_post` body may carry; others are ignored. */
+const FORM_POST_FIELDS = ["code", "state", "error", "iss"] as const;
+
+/**
+ * The authorization response: the query of a `GET`, or the form body of a
+ * `form_post` `POST` (size-limited; only `code`, `state`, `error` and `iss`
+ * are read, each at most once). Apple's `user` field (the name, sent once)
+ * is not read: no signature covers it.
+ */
+async function responseParams(http: HttpContext): Promise<URLSearchParams> {
+  if (http.request.method !== "POST") return http.url.searchParams;
+  if (mediaType(http.request) !== "application/x-www-form-urlencoded") {
+    throw new AuthError(
+      "invalid_request",
+      "The callback body is not a form; expected application/x-www-form-urlencoded.",
+      { status: 415 },
+    );
+  }
+  const body = await readBody(http.request, { optional: true });
+  const params = new URLSearchParams();
+  for (const name of FORM_POST_FIELDS) {
+    if (typeof body[name] === "string") params.set(name, body[name] as string);
+  }
+  return params;
+}
+
+/**
+ * `POST /callback/:oauth`: the `form_post` response of a provider that uses
+ * it, handled as the `GET` callback is. It takes any `Origin` (the provider
+ * posts from its own site): the `state`, bound to the sealed flow cookies,
+ * proves the flow. For any other provider it is a 405 before anything is
+ * read or cleared.
+ */
+export async function formPostCallbackRoute(
+  ctx: AuthContext,
+  http: HttpContext,
+  params: { provider: string },
+): Promise<Response> {
+  const provider = ctx.providers.get(params.provider);
+  if (provider === undefined) {
+    return browserFailure(ctx, http, {
+      error: unknownProviderError(),
+      route: "callback",
+      provider: params.provider,
+    });
+  }
+  if (provider.responseMode !== "form_post") {
+    http.headers.push(["Allow", "GET"]);
+    throw new AuthError(
+      "invalid_request",
+      "This provider's callback is a GET; expected a POST only from a form_post provider.",
+      { status: 405 },
+    );
+  }
+  return await callbackRoute(ctx, http, params);
 }

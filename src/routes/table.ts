@@ -5,7 +5,7 @@
  */
 
 import { type Route, route } from "../router.ts";
-import { callbackRoute } from "./callback.ts";
+import { callbackRoute, formPostCallbackRoute } from "./callback.ts";
 import { credentialsRoute } from "./credentials.ts";
 import { csrfTokenRoute } from "./csrf_token.ts";
 import { getSessionRoute, updateSessionRoute } from "./session.ts";
@@ -24,6 +24,11 @@ export const ROUTES: readonly Route[] = Object.freeze([
   }),
   route("GET", "signIn/:provider", signInRoute),
   route("GET", "callback/:provider", callbackRoute),
+  // A form_post provider posts the response from its own site: `state` is this route's CSRF check.
+  route("POST", "callback/:provider", formPostCallbackRoute, {
+    enabled: (ctx) => ctx.oidc.formPost,
+    anyOrigin: true,
+  }),
   route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
   route("POST", "signOut", signOutRoute),
 ]);

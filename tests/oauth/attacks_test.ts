@@ -456,8 +456,8 @@ Deno.test("a callback without iss is accepted: the parameter is optional", async
   assert.equal(response.headers.get("Location"), "/home");
 });
 
-Deno.test("iss is not checked for a provider configured without an issuer", async () => {
-  const mock = createMockProvider();
+Deno.test("iss is not checked for a plain OAuth provider configured without an issuer", async () => {
+  const mock = createMockProvider({ oidc: false });
   const { issuer: _, ...withoutIssuer } = mock.provider;
   const auth = createAuth({
     oauth: [withoutIssuer],

@@ -227,6 +227,45 @@ export interface DevInteractionOptions {
   client?: HttpClient;
 }
 
+/** Where the provider's pages end: a redirect to the client, or a form posting to it. */
+type InteractionEnd = { redirect: URL } | { form: HtmlForm };
+
+async function walkDevInteractions(
+  authorizationURL: string | URL,
+  options: DevInteractionOptions,
+): Promise<InteractionEnd> {
+  const client = options.client ?? new HttpClient();
+  const stopBefore = (url: URL) => url.href.startsWith(options.redirectURI);
+  let result = await client.follow(authorizationURL, {}, { stopBefore });
+  for (let page = 0; page < 5; page++) {
+    const location = result.response.headers.get("location");
+    if (location !== null) {
+      const target = new URL(location, result.url);
+      if (stopBefore(target)) {
+        await result.response.body?.cancel();
+        return { redirect: target };
+      }
+    }
+    const html = await result.response.text();
+    const form = postForm(html, result.url);
+    if (form === undefined) {
+      throw new Error(
+        `The provider answered ${result.response.status} at ${result.url} without a form or a redirect to the client; expected its login or consent page.`,
+      );
+    }
+    // A form_post response: the page posts the authorization response to the client.
+    if (stopBefore(form.action)) return { form };
+    if (form.fields.has("login")) form.fields.set("login", options.login ?? "alice");
+    if (form.fields.has("password")) form.fields.set("password", "any-password");
+    result = await client.follow(form.action, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: form.fields.toString(),
+    }, { stopBefore });
+  }
+  throw new Error("The provider asked for more than five pages; expected login and consent.");
+}
+
 /**
  * Signs in at the provider's development pages the way a browser would:
  * follows redirects from `authorizationURL`, fills the login form (any login
@@ -243,32 +282,35 @@ export async function completeDevInteractions(
   authorizationURL: string | URL,
   options: DevInteractionOptions,
 ): Promise<URL> {
-  const client = options.client ?? new HttpClient();
-  const stopBefore = (url: URL) => url.href.startsWith(options.redirectURI);
-  let result = await client.follow(authorizationURL, {}, { stopBefore });
-  for (let page = 0; page < 5; page++) {
-    const location = result.response.headers.get("location");
-    if (location !== null) {
-      const target = new URL(location, result.url);
-      if (stopBefore(target)) {
-        await result.response.body?.cancel();
-        return target;
-      }
-    }
-    const html = await result.response.text();
-    const form = postForm(html, result.url);
-    if (form === undefined) {
-      throw new Error(
-        `The provider answered ${result.response.status} at ${result.url} without a form or a redirect to the client; expected its login or consent page.`,
-      );
-    }
-    if (form.fields.has("login")) form.fields.set("login", options.login ?? "alice");
-    if (form.fields.has("password")) form.fields.set("password", "any-password");
-    result = await client.follow(form.action, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: form.fields.toString(),
-    }, { stopBefore });
+  const end = await walkDevInteractions(authorizationURL, options);
+  if ("form" in end) {
+    throw new Error("The provider answered with a form_post page; expected a redirect.");
   }
-  throw new Error("The provider asked for more than five pages; expected login and consent.");
+  return end.redirect;
+}
+
+/**
+ * Like {@link completeDevInteractions}, for `response_mode=form_post`:
+ * returns the fields of the auto-submitting form the provider's last page
+ * posts to `redirectURI` (`code`, `state`, `iss`), and that page's origin
+ * (the `Origin` a browser sends with the cross-site POST).
+ *
+ * @example
+ * ```ts ignore
+ * const { fields, origin } = await completeDevInteractionsFormPost(url, { redirectURI });
+ * ```
+ */
+export async function completeDevInteractionsFormPost(
+  authorizationURL: string | URL,
+  options: DevInteractionOptions,
+): Promise<{ action: URL; fields: URLSearchParams; origin: string }> {
+  const end = await walkDevInteractions(authorizationURL, options);
+  if ("redirect" in end) {
+    throw new Error("The provider redirected to the client; expected a form_post page.");
+  }
+  return {
+    action: end.form.action,
+    fields: end.form.fields,
+    origin: new URL(authorizationURL).origin,
+  };
 }

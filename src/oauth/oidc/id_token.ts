@@ -55,8 +55,14 @@ export interface IdTokenClaims {
 
 /** What {@link validateIdToken} checks the token against. */
 export interface ExpectedIdToken {
-  /** The provider's issuer identifier; `iss` must equal it exactly. */
-  issuer: string;
+  /**
+   * The provider's issuer identifier; `iss` must equal it exactly. A
+   * function computes it from the signature-verified claims instead (a
+   * multi-tenant provider with one issuer per tenant, see
+   * `OAuthProviderBase.issuerFor`); `undefined` from it, or a throw, refuses
+   * the token.
+   */
+  issuer: string | ((claims: Readonly<Record<string, unknown>>) => string | undefined);
   /** This client's id; `aud` must contain it, `azp` (when present) equal it. */
   clientId: string;
   /** The nonce sent in the authorization request; when omitted the token must carry none. */
@@ -190,6 +196,20 @@ function checkNonce(claims: Record<string, unknown>, nonce: string | undefined):
   }
 }
 
+/** The issuer the verified claims must name; `undefined` when the hook refuses them. */
+function expectedIssuer(
+  claims: Record<string, unknown>,
+  issuer: ExpectedIdToken["issuer"],
+): string | undefined {
+  if (typeof issuer === "string") return issuer;
+  try {
+    const computed = issuer(Object.freeze({ ...claims }));
+    return typeof computed === "string" ? computed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Splits and reads the header, refusing what never reaches a key. */
 function readHeader(token: unknown, expected: ExpectedIdToken): { alg: string; kid?: string } {
   if (typeof token !== "string" || token === "") {
@@ -279,7 +299,7 @@ export async function validateIdToken(
     throw invalid("payload is not JSON; expected a claims object");
   }
   if (!isRecord(claims)) throw invalid("payload is not a JSON object; expected claims");
-  if (claims.iss !== expected.issuer) {
+  if (typeof claims.iss !== "string" || claims.iss !== expectedIssuer(claims, expected.issuer)) {
     throw invalid("names another issuer; expected the provider's issuer");
   }
   checkAudience(claims, expected.clientId);

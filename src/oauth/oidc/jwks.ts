@@ -33,6 +33,13 @@ export interface IdTokenKeySource {
   getKey(lookup: KeyLookup): Promise<JWSKey>;
 }
 
+/**
+ * The public members of a key as imported (`kty` and `n`, `e` or `crv`,
+ * `x`, `y`): plain strings, so that the published declarations need no DOM
+ * `JsonWebKey` type.
+ */
+export type PublicJwk = Readonly<Record<string, string>>;
+
 /** One usable key of a set and the algorithms it may verify. */
 export interface JwkEntry {
   /** The key's `kid`, when it has one. */
@@ -40,7 +47,7 @@ export interface JwkEntry {
   /** The algorithms this key may verify (its `alg`, or every one its type allows). */
   readonly algorithms: readonly JWSAlgorithm[];
   /** The public members only, as imported. */
-  readonly jwk: JsonWebKey;
+  readonly jwk: PublicJwk;
   /** A stable text of the public members, to keep imports across refreshes. */
   readonly id: string;
 }
@@ -82,7 +89,7 @@ function parseKey(jwk: unknown): JwkEntry | null {
   // RFC 9864 names EdDSA over Ed25519 "Ed25519".
   const alg = jwk.alg === "Ed25519" ? "EdDSA" : jwk.alg as string | undefined;
   let algorithms: readonly JWSAlgorithm[];
-  let publicJwk: JsonWebKey;
+  let publicJwk: PublicJwk;
   switch (jwk.kty) {
     case "RSA": {
       const n = member(jwk, "n");
@@ -122,7 +129,7 @@ function parseKey(jwk: unknown): JwkEntry | null {
 function entry(
   kid: string | undefined,
   algorithms: readonly JWSAlgorithm[],
-  jwk: JsonWebKey,
+  jwk: PublicJwk,
 ): JwkEntry {
   return Object.freeze({ kid, algorithms, jwk, id: JSON.stringify(jwk) });
 }
@@ -256,9 +263,15 @@ export function createJwks(jwksUri: string, options: JwksOptions): IdTokenKeySou
   function importKey(cached: CachedKey, alg: JWSAlgorithm): Promise<JWSKey | null> {
     let imported = cached.imports.get(alg);
     if (imported === undefined) {
-      imported = crypto.subtle.importKey("jwk", cached.entry.jwk, importParams(alg), false, [
-        "verify",
-      ]).then(
+      imported = crypto.subtle.importKey(
+        "jwk",
+        cached.entry.jwk as JsonWebKey,
+        importParams(alg),
+        false,
+        [
+          "verify",
+        ],
+      ).then(
         // Pins the algorithm and refuses RSA moduli under 2048 bits.
         (key) => prepareJWSKey(key, "verify"),
       ).catch(() => null);

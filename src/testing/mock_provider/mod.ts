@@ -1,6 +1,6 @@
 /**
- * A strict, in-memory OAuth 2.0 authorization server (authorization code
- * grant with PKCE S256), optionally an OpenID Connect provider, for tests
+ * A strict, in-memory OpenID Connect provider (authorization code grant
+ * with PKCE S256), or with `oidc: false` a plain OAuth 2.0 server, for tests
  * and demos, on Web `Request`/`Response`: the public face that wires the
  * endpoints of this folder together.
  *
@@ -12,7 +12,7 @@ import { createState, type MockContext } from "./_state.ts";
 import { createMockFetch } from "./fetch.ts";
 import { handleRequest } from "./handler.ts";
 import { rotateKey } from "./jwks.ts";
-import { DEFAULT_SCOPES, type MockSettings, resolveOptions } from "./options.ts";
+import { DEFAULT_SCOPES, type MockSettings, PLAIN_SCOPES, resolveOptions } from "./options.ts";
 import type {
   MockDiscoveryProviderConfig,
   MockOIDCOptions,
@@ -54,7 +54,8 @@ export function createMockProvider(
   options: MockProviderOptions & { oidc: MockOIDCOptions & { discovery: true } },
 ): MockProvider<MockDiscoveryProviderConfig>;
 /**
- * Creates a strict mock OAuth 2.0 authorization server for tests and demos.
+ * Creates a strict mock OpenID Connect provider (an OAuth 2.0 authorization
+ * server) for tests and demos.
  * Authorization requests need `response_type=code`, the known `client_id`,
  * an absolute http(s) `redirect_uri`, a `state`, and a PKCE `code_challenge`
  * with `code_challenge_method=S256` (`plain` is refused). Token requests need
@@ -65,13 +66,16 @@ export function createMockProvider(
  * whose client or redirect URI cannot be trusted get a 400 page, never a
  * redirect.
  *
- * With `oidc` it is also an OpenID Connect provider: it serves its metadata
+ * By default it is an OpenID Connect provider: it serves its metadata
  * at `{issuer}/.well-known/openid-configuration` and its public key at
  * `{issuer}/jwks`, and for an `openid` scope its token responses carry an
  * `id_token` (ES256 by default; `iss`, `sub`, `aud` = client id, `exp`,
  * `iat`, the request's `nonce`, and the user's claims for the scope). Both
  * kinds of request appear in `requests` (`"discovery"`, `"jwks"`), so that
- * tests can assert what a relying party caches.
+ * tests can assert what a relying party caches. Its `provider` names the
+ * endpoints, `jwksURI` and `idTokenAlgorithms`, so that no discovery is
+ * needed (`oidc: { discovery: true }` leaves them out). With `oidc: false`
+ * it is a plain OAuth 2.0 server and `provider.scope` has no `openid`.
  *
  * @example Use it as a provider of `createAuth` in unit tests
  * ```ts
@@ -99,7 +103,7 @@ export function createMockProvider(
  * ```ts
  * import { createMockProvider } from "@service-stack/auth/testing";
  *
- * const mock = createMockProvider({ oidc: true });
+ * const mock = createMockProvider(); // OpenID Connect is the default
  * const kid = await mock.rotateKey(); // the next ID tokens carry this kid
  * const jwks = await (await mock.fetch(`${mock.issuer}/jwks`)).json();
  * console.log(jwks.keys[0].kid === kid); // true
@@ -108,6 +112,14 @@ export function createMockProvider(
  * const expired = createMockProvider({
  *   oidc: { idTokenClaims: (claims) => ({ ...claims, exp: 1 }) },
  * });
+ * ```
+ *
+ * @example Plain OAuth 2.0: no ID token, and a scope without openid
+ * ```ts
+ * import { createMockProvider } from "@service-stack/auth/testing";
+ *
+ * const plain = createMockProvider({ oidc: false });
+ * console.log(plain.provider.scope); // "profile email"
  * ```
  */
 export function createMockProvider(options?: MockProviderOptions): MockProvider;
@@ -128,15 +140,23 @@ export function createMockProvider(
   };
 }
 
-/** The configuration for `createAuth`: endpoints, unless the relying party must discover them. */
+/**
+ * The configuration for `createAuth`. OpenID Connect mode: the issuer, and
+ * (unless the relying party must discover them) the endpoints, the JWKS URL
+ * and the signing algorithm, so that no discovery is needed. Plain OAuth
+ * mode: the endpoints, the issuer (for the RFC 9207 `iss` check) and a scope
+ * without `openid`.
+ */
 function providerConfig(
   settings: MockSettings,
 ): OAuthProviderCredentials | MockDiscoveryProviderConfig {
-  const { id, clientId, clientSecret, issuer, endpoints } = settings;
-  const scope = DEFAULT_SCOPES.join(" ");
-  const provider: OAuthProviderCredentials | MockDiscoveryProviderConfig = settings.oidc?.discovery
-    ? { id, name: "Mock", scope, responseType: "code", clientId, clientSecret, issuer }
-    : {
+  const { id, clientId, clientSecret, issuer, endpoints, oidc } = settings;
+  const scope = (oidc === undefined ? PLAIN_SCOPES : DEFAULT_SCOPES).join(" ");
+  let provider: OAuthProviderCredentials | MockDiscoveryProviderConfig;
+  if (oidc?.discovery) {
+    provider = { id, name: "Mock", scope, responseType: "code", clientId, clientSecret, issuer };
+  } else {
+    provider = {
       id,
       name: "Mock",
       authorizeURL: endpoints.authorize,
@@ -148,6 +168,11 @@ function providerConfig(
       clientSecret,
       issuer,
     };
+    if (oidc !== undefined) {
+      provider.jwksURI = endpoints.jwks;
+      provider.idTokenAlgorithms = [oidc.alg];
+    }
+  }
   if (settings.clientAuthMethod === "client_secret_post") {
     provider.clientAuthMethod = settings.clientAuthMethod;
   }

@@ -33,8 +33,10 @@ export const MOCK_PROVIDER_ID = "mock";
 const DEFAULT_BASE_URL = "http://mock-oauth.localhost";
 const DEFAULT_CLIENT_ID = "mock-client-id";
 const DEFAULT_CLIENT_SECRET = "mock-client-secret";
-/** The scopes the server knows by default, and the scope of `provider`. */
+/** The scopes the server knows by default, and the scope of `provider` in OpenID Connect mode. */
 export const DEFAULT_SCOPES: readonly string[] = ["openid", "profile", "email"];
+/** The scope of `provider` in plain OAuth mode (`oidc: false`): no `openid`. */
+export const PLAIN_SCOPES: readonly string[] = ["profile", "email"];
 const DEFAULT_USER: MockUser = {
   sub: "mock-user-1",
   name: "Ada Lovelace",
@@ -123,8 +125,11 @@ export function resolveOptions(options: MockProviderOptions): MockSettings {
 }
 
 function resolveOIDC(value: boolean | MockOIDCOptions | undefined): OIDCSettings | undefined {
-  if (value === undefined || value === false) return undefined;
-  const options: MockOIDCOptions = value === true ? {} : value;
+  if (value === false) return undefined;
+  if (value !== undefined && value !== true && (typeof value !== "object" || value === null)) {
+    throw new TypeError("Invalid oidc option: expected true, false or an object.");
+  }
+  const options: MockOIDCOptions = value === undefined || value === true ? {} : value;
   const alg = options.signingAlg ?? "ES256";
   if (alg !== "RS256" && alg !== "ES256") {
     throw new TypeError(`Invalid oidc.signingAlg "${alg}": expected "RS256" or "ES256".`);

@@ -94,10 +94,11 @@ export interface MockIdTokenContext {
 }
 
 /**
- * OpenID Connect options of {@link createMockProvider} (`oidc`). With any of
- * them the mock serves `GET {issuer}/.well-known/openid-configuration` and
- * `GET {issuer}/jwks`, and its token responses carry an `id_token` when the
- * granted scope contains `openid`.
+ * OpenID Connect options of {@link createMockProvider} (`oidc`; OpenID
+ * Connect is the default mode). The mock then serves
+ * `GET {issuer}/.well-known/openid-configuration` and `GET {issuer}/jwks`,
+ * and its token responses carry an `id_token` when the granted scope
+ * contains `openid`.
  *
  * @example Make a relying party discover the endpoints, and test a bad audience
  * ```ts
@@ -168,8 +169,9 @@ export interface MockOIDCOptions {
 export interface MockProviderOptions {
   /**
    * Where the endpoints live; default `"http://mock-oauth.localhost"`. May
-   * include a path. With `oidc` it is the issuer, and must be `https:` or
-   * `http:` on a loopback host (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`).
+   * include a path. In OpenID Connect mode (the default) it is the issuer,
+   * and must be `https:` or `http:` on a loopback host (`localhost`,
+   * `*.localhost`, `127.0.0.1`, `[::1]`); with `oidc: false` any http(s) URL.
    */
   baseURL?: string;
   /** Provider id for `createAuth`; default `"mock"`. */
@@ -205,8 +207,10 @@ export interface MockProviderOptions {
   /** Show an HTML consent page with Approve / Deny buttons instead of deciding; default `false`. */
   interactive?: boolean;
   /**
-   * Act as an OpenID Connect provider: `true`, or {@link MockOIDCOptions};
-   * default `false` (plain OAuth 2.0: no discovery, no JWKS, no `id_token`).
+   * Act as an OpenID Connect provider: `true` (the default) or
+   * {@link MockOIDCOptions}; `false` makes it a plain OAuth 2.0 server (no
+   * discovery, no JWKS, no `id_token`) whose `provider.scope` is
+   * `profile email`, without `openid`.
    */
   oidc?: boolean | MockOIDCOptions;
 }
@@ -262,8 +266,8 @@ export interface MockProvider<
 > {
   /**
    * The authorization server: `GET|POST {baseURL}/authorize`, `POST /token`,
-   * `GET|POST /userinfo`, and with `oidc` `GET /.well-known/openid-configuration`
-   * and `GET /jwks`.
+   * `GET|POST /userinfo`, and (unless `oidc: false`)
+   * `GET /.well-known/openid-configuration` and `GET /jwks`.
    */
   readonly handler: (request: Request) => Promise<Response>;
   /**
@@ -281,9 +285,9 @@ export interface MockProvider<
   /** The issuer identifier (the normalised base URL). */
   readonly issuer: string;
   /**
-   * With `oidc`: replaces the ID token signing key by a new one and resolves
-   * its `kid`; the JWKS then holds only the new key. Rejects with a
-   * `TypeError` without `oidc`.
+   * Replaces the ID token signing key by a new one and resolves its `kid`;
+   * the JWKS then holds only the new key. Rejects with a `TypeError` with
+   * `oidc: false`.
    */
   rotateKey(): Promise<string>;
 }

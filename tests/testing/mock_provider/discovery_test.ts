@@ -93,8 +93,8 @@ Deno.test("discovery refuses POST with 405 and Allow: GET", async () => {
   await response.body?.cancel();
 });
 
-Deno.test("without oidc, discovery and JWKS are unknown endpoints", async () => {
-  const mock = createMockProvider();
+Deno.test("with oidc: false, discovery and JWKS are unknown endpoints", async () => {
+  const mock = createMockProvider({ oidc: false });
   for (const path of ["/.well-known/openid-configuration", "/jwks"]) {
     const response = await mock.fetch(`${mock.issuer}${path}`);
     assert.equal(response.status, 404, path);

@@ -4,7 +4,7 @@ import { codeFor, errorOf, exchange, pkce } from "./_helpers.ts";
 
 Deno.test("unknown endpoints answer 404 JSON", async () => {
   const mock = createMockProvider();
-  const response = await mock.fetch(`${mock.issuer}/.well-known/openid-configuration`);
+  const response = await mock.fetch(`${mock.issuer}/register`);
   assert.equal(response.status, 404);
   assert.equal(await errorOf(response), "invalid_request");
   assert.equal(mock.requests[0].endpoint, "unknown");

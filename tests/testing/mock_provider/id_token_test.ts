@@ -96,8 +96,14 @@ Deno.test("no ID token without the openid scope", async () => {
   assert.equal("id_token" in tokens, false);
 });
 
-Deno.test("plain OAuth mode never issues an ID token", async () => {
+Deno.test("OpenID Connect is the default: a mock without options issues an ID token", async () => {
   const mock = createMockProvider();
+  const tokens = await signIn(mock, { nonce: NONCE });
+  assert.equal(jose.decodeJwt(tokens.id_token).nonce, NONCE);
+});
+
+Deno.test("plain OAuth mode (oidc: false) never issues an ID token", async () => {
+  const mock = createMockProvider({ oidc: false });
   const tokens = await signIn(mock, { nonce: NONCE });
   assert.equal("id_token" in tokens, false);
   assert.equal("email_verified" in await userInfo(mock, tokens.access_token), false);

@@ -59,8 +59,8 @@ Deno.test("rotateKey gives a new kid and the JWKS then holds only the new key", 
   assert.deepEqual(after.keys.map((key) => key.kid), [kid]);
 });
 
-Deno.test("rotateKey rejects without oidc", async () => {
-  await assert.rejects(() => createMockProvider().rotateKey(), TypeError);
+Deno.test("rotateKey rejects with oidc: false", async () => {
+  await assert.rejects(() => createMockProvider({ oidc: false }).rotateKey(), TypeError);
 });
 
 Deno.test("the JWKS refuses POST with 405 and Allow: GET", async () => {

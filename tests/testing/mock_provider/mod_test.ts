@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createMockProvider } from "../../../testing.ts";
 import { authorize, codeFor, exchange, pkce, STATE } from "./_helpers.ts";
 
-Deno.test("happy path: authorize, token and userinfo by hand", async () => {
-  const mock = createMockProvider();
+Deno.test("happy path: authorize, token and userinfo by hand (plain OAuth)", async () => {
+  const mock = createMockProvider({ oidc: false });
   const { verifier, challenge } = await pkce();
 
   const redirect = await authorize(mock, challenge);
@@ -19,8 +19,9 @@ Deno.test("happy path: authorize, token and userinfo by hand", async () => {
   const tokens = await tokenResponse.json();
   assert.equal(tokens.token_type, "Bearer");
   assert.equal(tokens.expires_in, 3600);
-  assert.equal(tokens.scope, "openid profile email");
+  assert.equal(tokens.scope, "profile email");
   assert.equal(typeof tokens.access_token, "string");
+  assert.equal("id_token" in tokens, false);
 
   const userResponse = await mock.fetch(mock.provider.userInfo, {
     headers: { authorization: `Bearer ${tokens.access_token}` },
@@ -38,7 +39,7 @@ Deno.test("happy path: authorize, token and userinfo by hand", async () => {
   assert.equal(mock.requests[0].params.code_challenge_method, "S256");
 });
 
-Deno.test("provider is the matching createAuth configuration", () => {
+Deno.test("provider is the matching createAuth configuration, OpenID Connect without discovery", () => {
   const mock = createMockProvider();
   assert.deepEqual(mock.provider, {
     id: "mock",
@@ -51,6 +52,8 @@ Deno.test("provider is the matching createAuth configuration", () => {
     clientId: "mock-client-id",
     clientSecret: "mock-client-secret",
     issuer: "http://mock-oauth.localhost",
+    jwksURI: "http://mock-oauth.localhost/jwks",
+    idTokenAlgorithms: ["ES256"],
   });
   assert.deepEqual(Object.keys(mock.users[0]).sort(), ["email", "name", "picture", "sub"]);
 });
@@ -70,8 +73,28 @@ Deno.test("options set id, credentials and a base URL with a path", async () => 
   assert.equal(response.status, 200);
 });
 
-Deno.test("oidc: true keeps the explicit endpoints of the plain OAuth provider", () => {
+Deno.test("oidc: true is the default", () => {
   assert.deepEqual(createMockProvider({ oidc: true }).provider, createMockProvider().provider);
+});
+
+Deno.test("oidc: false gives the plain OAuth provider: endpoints, issuer, no openid scope", () => {
+  assert.deepEqual(createMockProvider({ oidc: false }).provider, {
+    id: "mock",
+    name: "Mock",
+    authorizeURL: "http://mock-oauth.localhost/authorize",
+    accessToken: "http://mock-oauth.localhost/token",
+    userInfo: "http://mock-oauth.localhost/userinfo",
+    scope: "profile email",
+    responseType: "code",
+    clientId: "mock-client-id",
+    clientSecret: "mock-client-secret",
+    issuer: "http://mock-oauth.localhost",
+  });
+});
+
+Deno.test("signingAlg RS256 is named in the provider's idTokenAlgorithms", () => {
+  const mock = createMockProvider({ oidc: { signingAlg: "RS256" } });
+  assert.deepEqual(mock.provider.idTokenAlgorithms, ["RS256"]);
 });
 
 Deno.test("oidc discovery mode gives a provider with issuer and no endpoints", () => {

@@ -30,8 +30,19 @@ Deno.test("oidc accepts https issuers and http issuers on loopback hosts", () =>
   }
 });
 
-Deno.test("plain OAuth mode keeps accepting any http base URL", () => {
-  assert.equal(createMockProvider({ baseURL: "http://idp.example" }).issuer, "http://idp.example");
+Deno.test("plain OAuth mode (oidc: false) keeps accepting any http base URL", () => {
+  const mock = createMockProvider({ oidc: false, baseURL: "http://idp.example" });
+  assert.equal(mock.issuer, "http://idp.example");
+});
+
+Deno.test("OpenID Connect is the default mode, so a non-loopback http base URL is refused", () => {
+  assert.throws(() => createMockProvider({ baseURL: "http://idp.example" }), TypeError);
+});
+
+Deno.test("an oidc option that is not a boolean or an object is refused", () => {
+  for (const oidc of [null, "yes", 1]) {
+    assert.throws(() => createMockProvider({ oidc: oidc as unknown as boolean }), TypeError);
+  }
 });
 
 Deno.test("oidc refuses an unknown signing algorithm, a bad idTokenTTL and knobs of the wrong type", () => {

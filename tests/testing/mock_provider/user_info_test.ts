@@ -36,7 +36,7 @@ Deno.test("userinfo refuses an expired access token", async () => {
 });
 
 Deno.test("userinfo returns only the claims the granted scope allows", async () => {
-  const mock = createMockProvider();
+  const mock = createMockProvider({ oidc: false });
   const { verifier, challenge } = await pkce();
   const code = (await authorize(mock, challenge, { scope: "openid email" })).get("code")!;
   const tokens = await (await exchange(mock, code, verifier)).json();
