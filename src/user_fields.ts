@@ -8,12 +8,9 @@
  */
 
 /** Longest accepted value of each default field, in UTF-16 code units. */
-export const USER_FIELD_LIMITS: Readonly<Record<"sub" | "name" | "email" | "image", number>> = {
-  sub: 255,
-  name: 256,
-  email: 254,
-  image: 2048,
-};
+export const USER_FIELD_LIMITS: Readonly<Record<"sub" | "name" | "email" | "image", number>> =
+  Object
+    .freeze({ sub: 255, name: 256, email: 254, image: 2048 });
 
 /** Longest accepted string in any other user field. */
 export const MAX_USER_STRING = 8192;
@@ -21,8 +18,9 @@ export const MAX_USER_STRING = 8192;
 // RFC 5322 specials, quotes, whitespace, control and format (bidi, zero-width) characters.
 const EMAIL_FORBIDDEN = /[\s\p{Cc}\p{Cf}\p{Z}"(),:;<>[\\\]`]/u;
 const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
+/** C0 and C1 controls, DEL and the Unicode line and paragraph separators. */
 // deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const CONTROL: RegExp = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /**
  * Whether a value is one plain email address: exactly one `@`, no list, no

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { CONTROL, imageURL, isPlainEmail, USER_FIELD_LIMITS } from "../user_fields.ts";
 import type { User } from "../types.ts";
 import { isRecord } from "../is_record.ts";
 
@@ -48,14 +49,8 @@ export class ProfileError extends Error {
  * MAX_FIELD_LENGTH.email; // 254
  * ```
  */
-export const MAX_FIELD_LENGTH: Readonly<Record<"sub" | "name" | "email" | "image", number>> = Object
-  .freeze({ sub: 255, name: 256, email: 254, image: 2048 });
-
-// RFC 5322 specials, quotes, whitespace, control and format (bidi, zero-width) characters.
-const EMAIL_FORBIDDEN = /[\s\p{Cc}\p{Cf}\p{Z}"(),:;<>[\\\]`]/u;
-const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const MAX_FIELD_LENGTH: Readonly<Record<"sub" | "name" | "email" | "image", number>> =
+  USER_FIELD_LIMITS;
 
 /**
  * Returns `value` when it is one plain email address, else `undefined`:
@@ -77,19 +72,11 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
  * ```
  */
 export function checkEmail(value: unknown): string | undefined {
-  if (typeof value !== "string") return undefined;
-  if (value.length === 0 || value.length > MAX_FIELD_LENGTH.email) return undefined;
-  if (value.normalize("NFKC") !== value || EMAIL_FORBIDDEN.test(value)) return undefined;
+  if (!isPlainEmail(value)) return undefined;
   const at = value.indexOf("@");
-  if (at <= 0 || at !== value.lastIndexOf("@")) return undefined;
-  const local = value.slice(0, at);
-  if (local.length > 64 || local.startsWith(".") || local.endsWith(".") || local.includes("..")) {
-    return undefined;
-  }
-  const domain = value.slice(at + 1).replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-  const labels = domain.split(".");
-  if (labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label))) return undefined;
-  return `${local}@${domain}`;
+  return `${value.slice(0, at + 1)}${
+    value.slice(at + 1).replace(/[A-Z]+/g, (l) => l.toLowerCase())
+  }`;
 }
 
 /**
@@ -122,17 +109,7 @@ export function normalizeEmail(value: unknown): string | undefined {
  * ```
  */
 export function checkImageURL(value: unknown): string | undefined {
-  if (typeof value !== "string" || value === "" || value !== value.trim()) return undefined;
-  if (value.length > MAX_FIELD_LENGTH.image || CONTROL.test(value)) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
-  if (url.username !== "" || url.password !== "") return undefined;
-  return url.href.length > MAX_FIELD_LENGTH.image ? undefined : url.href;
+  return imageURL(value);
 }
 
 /**

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ID_TOKEN_ALGORITHMS as ASYMMETRIC_ID_TOKEN_ALGORITHMS } from "./oidc/id_token.ts";
 import { type EnvReader, lookupEnv } from "../env.ts";
 import { AuthError } from "../errors.ts";
 import type { User } from "../types.ts";
@@ -135,18 +136,9 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "configure",
 ]);
 
-/** ID-token algorithms a provider may name (DECISIONS "OpenID Connect"). */
+/** ID-token algorithms a provider may name (DECISIONS "OpenID Connect"): HS256 only when listed. */
 const ID_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set([
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
+  ...ASYMMETRIC_ID_TOKEN_ALGORITHMS,
   "HS256",
 ]);
 

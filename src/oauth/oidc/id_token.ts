@@ -12,23 +12,15 @@ import { MAX_TOKEN_BYTES, parseHeader, utf8 } from "../../jose/_common.ts";
 import { type JWSKey, prepareJWSKey, verifyWithKey } from "../../jose/jws.ts";
 import { AuthError } from "../../errors.ts";
 import { isRecord } from "../../is_record.ts";
+import { JWS_ALGORITHMS } from "../../jose/algorithms.ts";
 import { timingSafeEqual } from "../../timing_safe_equal.ts";
 import type { ProviderMetadata } from "./discovery.ts";
 import type { IdTokenKeySource } from "./jwks.ts";
 
-/** The asymmetric algorithms an ID token may be signed with. */
-export const ID_TOKEN_ALGORITHMS: readonly string[] = Object.freeze([
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-  "EdDSA",
-]);
+/** The asymmetric algorithms an ID token may be signed with: every JWS algorithm but HMAC. */
+export const ID_TOKEN_ALGORITHMS: readonly string[] = Object.freeze(
+  JWS_ALGORITHMS.filter((alg) => !alg.startsWith("HS")),
+);
 
 /** Default clock tolerance for `exp`, `nbf`, in seconds. */
 export const ID_TOKEN_CLOCK_TOLERANCE_SEC = 60;
