@@ -18,6 +18,11 @@
 
 export { createMockProvider, MOCK_PROVIDER_ID } from "./src/testing/mock_provider/mod.ts";
 export { signInAs, type SignInAsOptions } from "./src/testing/sign_in_as.ts";
+export {
+  createTestFetch,
+  type TestFetch,
+  type TestFetchOptions,
+} from "./src/testing/test_fetch.ts";
 export type {
   MockAuthorizationRequest,
   MockDecision,

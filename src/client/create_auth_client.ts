@@ -4,15 +4,12 @@
  * @module
  */
 
+import { isRecord } from "../is_record.ts";
 import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
 import type { AuthClient, AuthClientOptions, AuthResult, RedirectOptions } from "./types.ts";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isSession<U extends User>(body: unknown): body is Session<U> {
   return isRecord(body) && isRecord(body.user) && typeof body.user.sub === "string" &&

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isRecord } from "../is_record.ts";
 import { type Bytes, encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
 import { JoseError } from "./errors.ts";
 import { jweProfileForKey, jwsAlgorithmForKey } from "./algorithms.ts";
@@ -40,17 +41,13 @@ export interface ResolveOptions {
   sealWithHmac?: boolean;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
-}
-
 /** Whether a value is a Web Crypto key pair. */
 export function isKeyPair(value: unknown): value is CryptoKeyPair {
-  return isObject(value) && isCryptoKey(value.privateKey) && isCryptoKey(value.publicKey);
+  return isRecord(value) && isCryptoKey(value.privateKey) && isCryptoKey(value.publicKey);
 }
 
 function isCryptoSecret(value: unknown): value is CryptoSecret {
-  return isObject(value) && "sign" in value && "encrypt" in value;
+  return isRecord(value) && "sign" in value && "encrypt" in value;
 }
 
 function sidesOf(key: CryptoKey | CryptoKeyPair, role: string): KeySides {
