@@ -2,14 +2,14 @@
  * Login with Amazon.
  *
  * Checked 2026-11-23 against
- * https://developer.amazon.com/docs/login-with-amazon/authorization-code-grant.html
- * and https://developer.amazon.com/docs/login-with-amazon/obtain-customer-profile.html:
- * authorization at `www.amazon.com/ap/oa`, token at
- * `api.amazon.com/auth/o2/token` with the client id and secret as form
- * parameters, PKCE `S256` supported, profile at
- * `api.amazon.com/user/profile` (`user_id`, `name`, `email`) with scope
- * `profile`. Email: the customer's account address, without a flag; used
- * as is.
+ * https://developer.amazon.com/docs/login-with-amazon/customer-profile.html:
+ * the `profile` scope gives `user_id`, `name` and `email` (the address the
+ * customer registered with Amazon); the page names no verification flag and
+ * does not say the address is verified, so that is unconfirmed and the
+ * email is used as is. Not re-checked in that review: the authorization
+ * (`www.amazon.com/ap/oa`) and token (`api.amazon.com/auth/o2/token`)
+ * endpoints, client id and secret as form parameters, and PKCE `S256`
+ * (https://developer.amazon.com/docs/login-with-amazon/authorization-code-grant.html).
  *
  * @module
  */
@@ -26,8 +26,8 @@ import { buildUser, checkEmail, profileObject, readSubject, readText } from "../
  * ```ts
  * import { amazonProfile } from "./amazon.ts";
  *
- * amazonProfile({ user_id: "amznl.account.K2LI23KL2LK2", email: "mhashimoto-04@plaxo.com", name: "Mork Hashimoto" });
- * // { sub: "amznl.account.K2LI23KL2LK2", name: "Mork Hashimoto", email: "mhashimoto-04@plaxo.com" }
+ * amazonProfile({ user_id: "amzn1.account.K2LI23KL2LK2", email: "mhashimoto-04@plaxo.com", name: "Mork Hashimoto" });
+ * // { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto", email: "mhashimoto-04@plaxo.com" }
  * ```
  */
 export function amazonProfile(raw: Record<string, unknown>): User {

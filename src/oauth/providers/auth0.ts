@@ -1,7 +1,8 @@
 /**
  * Auth0 (OpenID Connect, configured by discovery from its issuer).
  *
- * Checked 2026-11-23 against
+ * Not re-checked in the 2026-11-23 review (no time left for it); the facts
+ * below are still from memory. Documentation to check them against:
  * https://auth0.com/docs/get-started/applications/configure-applications-with-oidc-discovery
  * and https://auth0.com/docs/secure/tokens/id-tokens/id-token-structure:
  * The issuer is the tenant domain with a trailing slash

@@ -1,7 +1,8 @@
 /**
  * Bitbucket Cloud.
  *
- * Checked 2026-11-23 against
+ * Not re-checked in the 2026-11-23 review (no time left for it); the facts
+ * below are still from memory. Documentation to check them against:
  * https://developer.atlassian.com/cloud/bitbucket/oauth-2/ and
  * https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/:
  * endpoints below; the consumer key and secret by HTTP Basic; PKCE not

@@ -1,10 +1,13 @@
 /**
  * Discord.
  *
- * Checked 2026-11-23 against https://discord.com/developers/docs/topics/oauth2
- * and https://discord.com/developers/docs/resources/user#get-current-user:
- * endpoints below; client credentials by HTTP Basic or body (Basic used);
- * PKCE `S256` supported. Email: the user object's `verified` says whether
+ * Checked 2026-11-23 against https://discord.com/developers/docs/topics/oauth2,
+ * https://discord.com/developers/docs/resources/user#get-current-user and
+ * https://discord.com/.well-known/oauth-authorization-server (token
+ * endpoint, `client_secret_basic` / `client_secret_post`, PKCE `S256`
+ * only, all confirmed there; it names `/api/oauth2/authorize`, an alias of
+ * the authorization URL below): client credentials by HTTP Basic. Email
+ * (not re-read in that review): the user object's `verified` says whether
  * the address is verified; only `verified: true` gives an email.
  *
  * @module

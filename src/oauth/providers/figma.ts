@@ -3,8 +3,10 @@
  *
  * Checked 2026-11-23 against https://developers.figma.com/docs/rest-api/oauth/
  * and https://developers.figma.com/docs/rest-api/users-endpoints/: endpoints
- * below (token endpoint on `api.figma.com` with HTTP Basic), scope
- * `current_user:read`; PKCE `S256` supported. Figma accounts confirm their
+ * below, scope `current_user:read`. Not confirmed in that review: the
+ * token endpoint (`api.figma.com/v1/oauth/token` with HTTP Basic; a
+ * third-party list still names `www.figma.com/api/v1/oauth/token`) and
+ * PKCE `S256` support; the official OAuth page could not be read. Figma accounts confirm their
  * address and `/v1/me` has no verification flag, so the email is used as
  * is (today's behaviour).
  *

@@ -5,10 +5,15 @@
  * https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps,
  * https://docs.github.com/en/rest/users/users#get-the-authenticated-user and
  * https://docs.github.com/en/rest/users/emails#list-email-addresses-for-the-authenticated-user:
- * endpoints below; client credentials by HTTP Basic or body (Basic used);
- * PKCE `S256` accepted. Email: the public profile address can only be one
- * of the user's verified addresses, so it is used as is; otherwise the
- * primary entry of `/user/emails` whose `verified` is `true`. The
+ * endpoints below; client credentials by HTTP Basic or body (Basic used).
+ * PKCE: only `S256` is accepted (confirmed in
+ * https://github.blog/changelog/2025-07-14-pkce-support-for-oauth-and-github-app-authentication).
+ * Email: the public profile address is used as is, on the understanding
+ * that GitHub only lets a verified address be made public (not confirmed
+ * in the 2026-11-23 review: no page stating it was found, and GitHub's
+ * email reference says managed-user accounts made after 2024-08-01 start
+ * with unverified addresses); otherwise the primary entry of
+ * `/user/emails` whose `verified` is `true`. The
  * follow-up call goes to `{userInfo}/emails`, so a GitHub Enterprise
  * Server `userInfo` (`https://git.corp.example/api/v3/user`) moves it to
  * that host.

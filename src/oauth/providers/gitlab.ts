@@ -2,9 +2,10 @@
  * GitLab (gitlab.com or self-managed).
  *
  * Checked 2026-11-23 against https://docs.gitlab.com/api/oauth2/ and
- * https://docs.gitlab.com/api/users/#get-the-current-user: endpoints below;
- * client credentials by HTTP Basic or body (Basic used); PKCE `S256`
- * supported. Email: `email` is the primary address, confirmed unless the
+ * https://docs.gitlab.com/api/users/#get-the-current-user: endpoints below
+ * and PKCE support (authorization code with PKCE is a listed flow)
+ * confirmed; client credentials by HTTP Basic or body (Basic used) not
+ * re-checked. Email: `email` is the primary address, confirmed unless the
  * user's `confirmed_at` is `null`; an explicit `confirmed_at: null` (an
  * unconfirmed account) gives no email.
  *

@@ -1,7 +1,8 @@
 /**
  * Keycloak (OpenID Connect, configured by discovery from its issuer).
  *
- * Checked 2026-11-23 against
+ * Not re-checked in the 2026-11-23 review (no time left for it); the facts
+ * below are still from memory. Documentation to check them against:
  * https://www.keycloak.org/securing-apps/oidc-layers:
  * The issuer is a realm, `https://{host}/realms/{realm}` (older
  * versions `/auth/realms/{realm}`), no trailing slash.

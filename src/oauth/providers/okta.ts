@@ -1,7 +1,8 @@
 /**
  * Okta (OpenID Connect, configured by discovery from its issuer).
  *
- * Checked 2026-11-23 against
+ * Not re-checked in the 2026-11-23 review (no time left for it); the facts
+ * below are still from memory. Documentation to check them against:
  * https://developer.okta.com/docs/api/openapi/okta-oauth/guides/overview/ and
  * https://developer.okta.com/docs/concepts/auth-servers/:
  * The issuer is the org (`https://dev-1.okta.com`) or a custom

@@ -3,7 +3,10 @@
  *
  * Checked 2026-11-23 against
  * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_using_openid.htm
- * and https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_oauth_web_server_flow.htm:
+ * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_oauth_web_server_flow.htm
+ * and https://help.salesforce.com/HTViewHelpDoc?id=remoteaccess_using_userinfo_endpoint.htm
+ * (the user-info URL and the `test.salesforce.com` sandbox host confirmed;
+ * the rest below not re-read in that review):
  * issuer `https://login.salesforce.com` (`https://test.salesforce.com` for
  * sandboxes, or the org's My Domain), endpoints under
  * `{issuer}/services/oauth2/`, JWKS at `{issuer}/id/keys`, `RS256` ID

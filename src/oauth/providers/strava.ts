@@ -1,7 +1,9 @@
 /**
  * Strava.
  *
- * Checked 2026-11-23 against
+ * Checked 2026-11-23 only that the pages exist and that the token
+ * exchange sends the client id and secret as parameters; the rest below
+ * is not re-read. Documentation:
  * https://developers.strava.com/docs/authentication/ and
  * https://developers.strava.com/docs/reference/#api-Athletes-getLoggedInAthlete:
  * authorization at `www.strava.com/oauth/authorize` with

@@ -500,13 +500,13 @@ const CASES: Case[] = [
   {
     id: "amazon",
     raw: {
-      user_id: "amznl.account.K2LI23KL2LK2",
+      user_id: "amzn1.account.K2LI23KL2LK2",
       email: "mhashimoto-04@plaxo.com",
       name: "Mork Hashimoto",
       postal_code: "98052",
     },
     expected: {
-      sub: "amznl.account.K2LI23KL2LK2",
+      sub: "amzn1.account.K2LI23KL2LK2",
       name: "Mork Hashimoto",
       email: "mhashimoto-04@plaxo.com",
     },
