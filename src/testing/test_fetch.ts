@@ -53,7 +53,10 @@ export function createTestFetch(
     if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
   }
   const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-  const testFetch = async (input: Request | URL | string, init?: RequestInit): Promise<Response> => {
+  const testFetch = async (
+    input: Request | URL | string,
+    init?: RequestInit,
+  ): Promise<Response> => {
     const request = new Request(
       input instanceof Request ? input : new URL(String(input), origin),
       init,
