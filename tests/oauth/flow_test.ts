@@ -575,7 +575,7 @@ for (const item of BUILT_INS) {
   });
 }
 
-Deno.test("built-in github keeps a public profile email without calling /user/emails", async () => {
+Deno.test("built-in github keeps a public profile email only when /user/emails lists it verified", async () => {
   const github = BUILT_INS[0];
   let emailsCalled = false;
   const scripted = scriptedFetch({
@@ -584,7 +584,7 @@ Deno.test("built-in github keeps a public profile email without calling /user/em
       json({ ...(github.userBody as object), email: "mona@example.com", name: null }),
     "https://api.github.com/user/emails": () => {
       emailsCalled = true;
-      return json([]);
+      return json([{ email: "mona@example.com", verified: true, primary: false }]);
     },
   });
   const auth = createAuth({
@@ -608,7 +608,7 @@ Deno.test("built-in github keeps a public profile email without calling /user/em
     email: "mona@example.com",
     image: "https://github.com/images/error/octocat_happy.gif",
   });
-  assert.equal(emailsCalled, false);
+  assert.equal(emailsCalled, true);
 });
 
 Deno.test("sign-in with redirect=true answers the 302 like the default", async () => {

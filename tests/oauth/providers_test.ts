@@ -280,8 +280,10 @@ Deno.test("x asks for profile_image_url in the user-info URL", () => {
   assert.equal(url.searchParams.get("user.fields"), "profile_image_url");
 });
 
-Deno.test("github maps the documented /user shape", async () => {
-  const { fetch, calls } = fakeFetch({});
+Deno.test("github maps the documented /user shape, its email only once /user/emails marks it verified", async () => {
+  const { fetch, calls } = fakeFetch({
+    "https://api.github.com/user/emails": () => json(GITHUB_EMAILS),
+  });
   const user = await builtInProviders.github.profile(GITHUB_USER, context(fetch, GITHUB_ENDPOINTS));
   assert.deepEqual(user, {
     sub: "1",
@@ -289,7 +291,22 @@ Deno.test("github maps the documented /user shape", async () => {
     email: "octocat@github.com",
     image: "https://github.com/images/error/octocat_happy.gif",
   });
-  assert.equal(calls.length, 0);
+  assert.equal(calls.length, 1);
+});
+
+Deno.test("github never trusts a public profile email that /user/emails lists as unverified", async () => {
+  const { fetch } = fakeFetch({
+    "https://api.github.com/user/emails": () =>
+      json([
+        { email: "ceo@corp.example", verified: false, primary: false, visibility: "public" },
+        { email: "octocat@github.com", verified: true, primary: true, visibility: null },
+      ]),
+  });
+  const user = await builtInProviders.github.profile(
+    { ...GITHUB_USER, email: "ceo@corp.example" },
+    context(fetch, GITHUB_ENDPOINTS),
+  );
+  assert.equal(user.email, "octocat@github.com");
 });
 
 Deno.test("github falls back to the primary verified address of /user/emails", async () => {

@@ -8,12 +8,11 @@
  * endpoints below; client credentials by HTTP Basic or body (Basic used).
  * PKCE: only `S256` is accepted (confirmed in
  * https://github.blog/changelog/2025-07-14-pkce-support-for-oauth-and-github-app-authentication).
- * Email: the public profile address is used as is, on the understanding
- * that GitHub only lets a verified address be made public (not confirmed
- * in the 2026-11-23 review: no page stating it was found, and GitHub's
+ * Email: only an address `/user/emails` lists as `verified` counts (GitHub's
  * email reference says managed-user accounts made after 2024-08-01 start
- * with unverified addresses); otherwise the primary entry of
- * `/user/emails` whose `verified` is `true`. The
+ * with unverified addresses, so the public profile address is not trusted
+ * on its own): the profile address when the list marks it verified, else
+ * the primary entry whose `verified` is `true`; none when the call fails. The
  * follow-up call goes to `{userInfo}/emails`, so a GitHub Enterprise
  * Server `userInfo` (`https://git.corp.example/api/v3/user`) moves it to
  * that host.
@@ -33,6 +32,7 @@ import {
   readSubject,
   readText,
 } from "../profile.ts";
+import { isRecord } from "../../is_record.ts";
 import { fetchJSON, followUpURL } from "./_fetch_json.ts";
 
 const GITHUB_JSON = "application/vnd.github+json";
@@ -63,23 +63,30 @@ export async function githubProfile(
   const user = buildUser({
     sub: readSubject(object.id),
     name: firstOf([object.name, object.login], readText),
-    email: checkEmail(object.email),
     image: readImageURL(object.avatar_url),
   }, "GitHub");
-  if (user.email === undefined) {
-    const email = await listedEmail(context);
-    if (email !== undefined) user.email = email;
-  }
+  const email = await listedEmail(context, checkEmail(object.email));
+  if (email !== undefined) user.email = email;
   return user;
 }
 
-async function listedEmail(context: ProfileContext): Promise<string | undefined> {
+/** The profile address when `/user/emails` lists it as verified, else the primary verified one. */
+async function listedEmail(
+  context: ProfileContext,
+  profileEmail: string | undefined,
+): Promise<string | undefined> {
   const url = followUpURL(context.endpoints.userInfo, "emails");
   const list = await fetchJSON(context.fetch, url, context.tokens.access_token, {
     Accept: GITHUB_JSON,
     "X-GitHub-Api-Version": "2022-11-28",
   });
-  return primaryVerifiedEmail(list, "primary", "verified");
+  const listed = Array.isArray(list) &&
+    list.some((entry) =>
+      isRecord(entry) && entry.verified === true && checkEmail(entry.email) === profileEmail
+    );
+  return profileEmail !== undefined && listed
+    ? profileEmail
+    : primaryVerifiedEmail(list, "primary", "verified");
 }
 
 /**
