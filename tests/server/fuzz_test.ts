@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { prng } from "../_prng.ts";
 import { createMockProvider } from "../../testing.ts";
 import { ADA, bioSchema, Browser, ERROR_CODES, makeAuth } from "./_helpers.ts";
-import type { AuthConfig, StandardSchemaV1 } from "../../mod.ts";
+import { type AuthConfig, memoryStore, type StandardSchemaV1 } from "../../mod.ts";
 
 const DEFAULT_SEED = 0x5eed_2026;
 const ITERATIONS = 10_000;
@@ -108,8 +108,10 @@ function makeTargets(): Promise<Target[]> {
       },
       signUp: { ...common.signUp!, schema: SIGN_UP_SCHEMA },
     }],
-    ["root base path, encrypted", "http://127.0.0.1:3000", "", {
+    ["root base path, encrypted, session store, form_post provider", "http://127.0.0.1:3000", "", {
       ...common,
+      oauth: [mock.provider, { ...mock.provider, id: "posty", responseMode: "form_post" }],
+      session: { store: memoryStore() },
       basePath: "/",
       jwt: { mode: "encrypted" },
       trustedOrigins: (request: Request) =>
@@ -184,6 +186,7 @@ const ROUTES = [
   "signIn/github",
   "signIn/",
   "callback/mock",
+  "callback/posty",
   "callback/github",
   "callback/",
   "signIn/%6Dock",
@@ -204,7 +207,9 @@ const ROUTE_METHODS: [string, string[]][] = [
   ["signIn/credentials", ["POST"]],
   ["signIn/mock", ["GET"]],
   ["signIn/github", ["GET"]],
-  ["callback/mock", ["GET"]],
+  ["callback/mock", ["GET", "POST"]],
+  ["callback/posty", ["GET", "POST"]],
+  ["signIn/posty", ["GET"]],
 ];
 
 function randomPath(r: Random, target: Target): string {
