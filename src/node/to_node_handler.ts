@@ -58,7 +58,7 @@ function sendError(
  *
  * @example With `node:http`
  * ```ts ignore
- * import { createServer } from "node:http";
+ * import { createServer } from "http";
  * import { createAuth } from "@service-stack/auth";
  * import { toNodeHandler } from "@service-stack/auth/node";
  *

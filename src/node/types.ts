@@ -43,7 +43,7 @@ export interface NodeSocketLike {
  *
  * @example A stand-in built from a Node stream
  * ```ts
- * import { Readable } from "node:stream";
+ * import { Readable } from "stream";
  * import type { NodeIncomingMessage } from "@service-stack/auth/node";
  *
  * const req: NodeIncomingMessage = Object.assign(Readable.from([]), {
@@ -84,7 +84,7 @@ export interface NodeIncomingMessage {
  *
  * @example Node's own response fits
  * ```ts ignore
- * import type { ServerResponse } from "node:http";
+ * import type { ServerResponse } from "http";
  * import type { NodeServerResponse } from "@service-stack/auth/node";
  *
  * function asNodeResponse(res: ServerResponse): NodeServerResponse {
@@ -121,7 +121,7 @@ export interface NodeServerResponse {
  *
  * @example
  * ```ts ignore
- * import { createServer } from "node:http";
+ * import { createServer } from "http";
  * import { type NodeHandler, toNodeHandler } from "@service-stack/auth/node";
  *
  * const handler: NodeHandler = toNodeHandler(() => new Response("hello"));
