@@ -7,7 +7,7 @@
  */
 
 import type { AuthError } from "./errors.ts";
-import type { ResponseHeaders } from "./http.ts";
+import { htmlResponse, type ResponseHeaders } from "./http.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -50,14 +50,5 @@ export function errorPageResponse(
 </body>
 </html>
 `;
-  const headers = new Headers([
-    ["Content-Type", "text/html; charset=utf-8"],
-    ["Cache-Control", "no-store"],
-    ["X-Content-Type-Options", "nosniff"],
-    ["Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"],
-    ["Referrer-Policy", "no-referrer"],
-  ]);
-  for (const [name, value] of out.headers) headers.append(name, value);
-  for (const line of out.setCookies) headers.append("Set-Cookie", line);
-  return new Response(body, { status: error.status, headers });
+  return htmlResponse(out, body, error.status);
 }

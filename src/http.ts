@@ -53,6 +53,26 @@ export function jsonResponse(
   });
 }
 
+/**
+ * An HTML page with `Cache-Control: no-store` and a Content-Security-Policy
+ * that loads nothing and runs nothing (inline styles only).
+ */
+export function htmlResponse(
+  out: ResponseHeaders | undefined,
+  html: string,
+  status: number,
+): Response {
+  return new Response(html, {
+    status,
+    headers: buildHeaders(out, [
+      ["Content-Type", "text/html; charset=utf-8"],
+      ["Cache-Control", "no-store"],
+      ["Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"],
+      ["Referrer-Policy", "no-referrer"],
+    ]),
+  });
+}
+
 /** A 302 redirect with `Cache-Control: no-store`. */
 export function redirectResponse(out: ResponseHeaders | undefined, location: string): Response {
   return new Response(null, {

@@ -22,20 +22,12 @@ export interface Guarded<S extends CurrentSession | null> {
   body(options?: ReadBodyOptions): Promise<Body>;
 }
 
-/** Runs the CSRF check; a session is optional. */
-export function guardMutation(
-  ctx: AuthContext,
-  http: HttpContext,
-): Promise<Guarded<CurrentSession | null>> {
-  return guard(ctx, http);
-}
-
 /** Runs the CSRF check, then requires a session (401 without one). */
 export async function guardSessionMutation(
   ctx: AuthContext,
   http: HttpContext,
 ): Promise<Guarded<CurrentSession>> {
-  const guarded = await guard(ctx, http);
+  const guarded = await guardMutation(ctx, http);
   const session = guarded.session;
   if (session === null) {
     throw new AuthError("invalid_session_token", "There is no valid session; sign in first.");
@@ -43,7 +35,8 @@ export async function guardSessionMutation(
   return { session, body: guarded.body };
 }
 
-async function guard(
+/** Runs the CSRF check; a session is optional. */
+export async function guardMutation(
   ctx: AuthContext,
   http: HttpContext,
 ): Promise<Guarded<CurrentSession | null>> {

@@ -8,7 +8,7 @@ import type { AuthContext } from "../config.ts";
 import { browserFailure } from "../core/browser_failure.ts";
 import { providerById, startOAuthSignIn } from "../core/oauth_sign_in.ts";
 import { redirectIntent } from "../core/redirects.ts";
-import { jsonResponse, redirectResponse, singleParam } from "../http.ts";
+import { jsonResponse, redirectResponse } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 
 /**
@@ -29,10 +29,8 @@ export async function signInRoute(
       providerId: params.provider,
       redirectTo: intent.redirectTo,
     });
-    if (singleParam(http.url.searchParams, "redirect") === "false") {
-      return jsonResponse(http, { url }, 200);
-    }
-    return redirectResponse(http, url);
+    // redirectIntent has refused a repeated or other `redirect` value by now.
+    return json ? jsonResponse(http, { url }, 200) : redirectResponse(http, url);
   } catch (error) {
     if (json) throw error;
     return browserFailure(ctx, http, { error, route: "signIn", provider: params.provider });
