@@ -295,6 +295,8 @@ interface BuiltInCase {
   userInfo: string;
   userBody: unknown;
   extra?: Record<string, Endpoint>;
+  /** How the provider documents client authentication (default: HTTP Basic). */
+  clientAuth?: "basic" | "post";
   expected: Record<string, string>;
 }
 
@@ -302,6 +304,7 @@ const BUILT_INS: BuiltInCase[] = [
   {
     id: "github",
     token: "https://github.com/login/oauth/access_token",
+    clientAuth: "post",
     tokenBody: {
       access_token: "gho_16C7e42F292c6912E7710c838347Ae178B4a",
       scope: "read:user,user:email",
@@ -394,9 +397,9 @@ const BUILT_INS: BuiltInCase[] = [
       img_url: "https://s3-alpha.figma.com/profile/1234",
     },
     expected: {
+      // Figma does not say its address is verified: never mapped.
       sub: "1234",
       name: "Ada",
-      email: "ada@example.com",
       image: "https://s3-alpha.figma.com/profile/1234",
     },
   },
@@ -452,6 +455,7 @@ const BUILT_INS: BuiltInCase[] = [
       avatar_url: "https://gitlab.com/uploads/-/system/user/avatar/1/index.jpg",
       web_url: "https://gitlab.com/john_smith",
       email: "john@example.com",
+      confirmed_at: "2012-05-23T09:05:22Z",
     },
     expected: {
       sub: "1",
@@ -525,10 +529,14 @@ function tokenEndpoint(item: BuiltInCase): Endpoint {
   const clientSecret = `${item.id}-client-secret`;
   return async (request) => {
     const form = new URLSearchParams(await request.text());
+    const authenticated = item.clientAuth === "post"
+      ? request.headers.get("Authorization") === null && form.get("client_id") === clientId &&
+        form.get("client_secret") === clientSecret
+      : request.headers.get("Authorization") === `Basic ${btoa(`${clientId}:${clientSecret}`)}`;
     const ok = request.method === "POST" &&
       request.headers.get("Content-Type") === "application/x-www-form-urlencoded" &&
       request.headers.get("Accept") === "application/json" &&
-      request.headers.get("Authorization") === `Basic ${btoa(`${clientId}:${clientSecret}`)}` &&
+      authenticated &&
       form.get("grant_type") === "authorization_code" && form.get("code") === "good-code" &&
       form.get("redirect_uri") === `${ORIGIN}/auth/callback/${item.id}` &&
       /^[A-Za-z0-9_-]{43,128}$/.test(form.get("code_verifier") ?? "");

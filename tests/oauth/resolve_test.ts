@@ -27,15 +27,19 @@ function browserFor(oauth: unknown[], extra: Partial<AuthConfig> = {}): Browser 
   return new Browser(make(oauth, extra).handlers.ALL);
 }
 
-/** The client id and the Basic credentials the token request of a github flow carries. */
+/**
+ * The client id of the authorization URL and the `client_id:client_secret` the token request of
+ * a github flow carries (GitHub takes them as form parameters).
+ */
 async function githubCredentials(
   env: Record<string, string>,
   entry: unknown = "github",
-): Promise<{ clientId: string; basic: string }> {
-  let basic = "";
+): Promise<{ clientId: string; sent: string }> {
+  let sent = "";
   const scripted = scriptedFetch({
-    "https://github.com/login/oauth/access_token": (request) => {
-      basic = request.headers.get("Authorization") ?? "";
+    "https://github.com/login/oauth/access_token": async (request) => {
+      const form = new URLSearchParams(await request.text());
+      sent = `${form.get("client_id")}:${form.get("client_secret")}`;
       return json({ error: "invalid_grant" }, 400);
     },
   });
@@ -43,7 +47,7 @@ async function githubCredentials(
   const url = await startSignIn(browser, "github");
   const query = new URLSearchParams({ code: "c", state: url.searchParams.get("state")! });
   await browser.get(`/auth/callback/github?${query}`);
-  return { clientId: url.searchParams.get("client_id")!, basic };
+  return { clientId: url.searchParams.get("client_id")!, sent };
 }
 
 // Built-in ids and env credentials
@@ -54,7 +58,7 @@ Deno.test("a built-in id reads GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET from en
     GITHUB_CLIENT_SECRET: "gh-secret",
   });
   assert.equal(seen.clientId, "gh-id");
-  assert.equal(seen.basic, `Basic ${btoa("gh-id:gh-secret")}`);
+  assert.equal(seen.sent, "gh-id:gh-secret");
 });
 
 Deno.test("a built-in id reads AUTH_GITHUB_CLIENT_ID and AUTH_GITHUB_CLIENT_SECRET", async () => {
@@ -63,7 +67,7 @@ Deno.test("a built-in id reads AUTH_GITHUB_CLIENT_ID and AUTH_GITHUB_CLIENT_SECR
     AUTH_GITHUB_CLIENT_SECRET: "auth-secret",
   });
   assert.equal(seen.clientId, "auth-id");
-  assert.equal(seen.basic, `Basic ${btoa("auth-id:auth-secret")}`);
+  assert.equal(seen.sent, "auth-id:auth-secret");
 });
 
 Deno.test("SERVICE_AUTH_ credentials win over AUTH_ and bare names", async () => {
@@ -75,7 +79,7 @@ Deno.test("SERVICE_AUTH_ credentials win over AUTH_ and bare names", async () =>
     SERVICE_GITHUB_CLIENT_SECRET: "service-secret",
   });
   assert.equal(seen.clientId, "service-auth-id");
-  assert.equal(seen.basic, `Basic ${btoa("service-auth-id:service-secret")}`);
+  assert.equal(seen.sent, "service-auth-id:service-secret");
 });
 
 Deno.test("an empty env credential falls through to the next name", async () => {
@@ -93,7 +97,7 @@ Deno.test("credentials in the entry win over env", async () => {
     { id: "github", clientId: "entry-id", clientSecret: "entry-secret" },
   );
   assert.equal(seen.clientId, "entry-id");
-  assert.equal(seen.basic, `Basic ${btoa("entry-id:entry-secret")}`);
+  assert.equal(seen.sent, "entry-id:entry-secret");
 });
 
 Deno.test("createAuth throws naming GITHUB_CLIENT_ID when it is missing", () => {

@@ -2,32 +2,45 @@
  * Login with Amazon.
  *
  * Checked 2026-11-23 against
- * https://developer.amazon.com/docs/login-with-amazon/customer-profile.html:
- * the `profile` scope gives `user_id`, `name` and `email` (the address the
- * customer registered with Amazon); the page names no verification flag and
- * does not say the address is verified, so that is unconfirmed and the
- * email is used as is. Not re-checked in that review: the authorization
- * (`www.amazon.com/ap/oa`) and token (`api.amazon.com/auth/o2/token`)
- * endpoints, client id and secret as form parameters, and PKCE `S256`
- * (https://developer.amazon.com/docs/login-with-amazon/authorization-code-grant.html).
+ * https://developer.amazon.com/docs/login-with-amazon/authorization-code-grant.html,
+ * https://developer.amazon.com/docs/login-with-amazon/customer-profile.html and
+ * https://developer.amazon.com/en-US/docs/alexa/account-linking/your-app-to-alexa-step5.html:
+ * authorization at `www.amazon.com/ap/oa` with `code_challenge` and
+ * `code_challenge_method` (`S256` recommended, PKCE required of
+ * browser-based apps); token at `api.amazon.com/auth/o2/token` with the
+ * client id and secret as form parameters (the grant page also allows an
+ * `Authorization: Basic` header; the form is what Amazon's token example
+ * sends, so it is used) and `code_verifier`; the `profile` scope gives
+ * `GET api.amazon.com/user/profile` as `{ user_id, name, email }`, the email
+ * being the address the customer registered with Amazon.
+ *
+ * Email: no Amazon page found says that address is verified. The profile
+ * has no flag, and the only Amazon help text found on the subject (an
+ * indexed excerpt, the page itself not stored) says Amazon *may* ask a new
+ * customer to verify the address, which is not a guarantee. Under the rule
+ * for unverified emails (an address counts only when the provider says it
+ * is verified, or documents that every account's address is; nOAuth and
+ * pre-account takeover), the mapping leaves it out. A `profile` of your
+ * own may still read `email` for display, never to link accounts.
  *
  * @module
  */
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
-import { buildUser, checkEmail, profileObject, readSubject, readText } from "../profile.ts";
+import { buildUser, profileObject, readSubject, readText } from "../profile.ts";
 
 /**
  * Maps `GET https://api.amazon.com/user/profile` to a `User`: `sub` =
- * `user_id`, `name`, `email`. Amazon has no picture.
+ * `user_id`, `name`. The `email` is left out (Amazon does not say it is
+ * verified) and Amazon has no picture.
  *
  * @example
  * ```ts
  * import { amazonProfile } from "./amazon.ts";
  *
  * amazonProfile({ user_id: "amzn1.account.K2LI23KL2LK2", email: "mhashimoto-04@plaxo.com", name: "Mork Hashimoto" });
- * // { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto", email: "mhashimoto-04@plaxo.com" }
+ * // { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto" }
  * ```
  */
 export function amazonProfile(raw: Record<string, unknown>): User {
@@ -35,14 +48,13 @@ export function amazonProfile(raw: Record<string, unknown>): User {
   return buildUser({
     sub: readSubject(object.user_id),
     name: readText(object.name),
-    email: checkEmail(object.email),
   }, "Amazon");
 }
 
 /**
  * The built-in Amazon provider: scope `profile`, client id and secret in
- * the body. Credentials come from `AMAZON_CLIENT_ID` /
- * `AMAZON_CLIENT_SECRET`.
+ * the body; the unverified email is not mapped. Credentials come from
+ * `AMAZON_CLIENT_ID` / `AMAZON_CLIENT_SECRET`.
  *
  * @example
  * ```ts

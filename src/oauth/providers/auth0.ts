@@ -1,18 +1,23 @@
 /**
  * Auth0 (OpenID Connect, configured by discovery from its issuer).
  *
- * Not re-checked in the 2026-11-23 review (no time left for it); the facts
- * below are still from memory. Documentation to check them against:
+ * Checked 2026-11-23 against
  * https://auth0.com/docs/get-started/applications/configure-applications-with-oidc-discovery
- * and https://auth0.com/docs/secure/tokens/id-tokens/id-token-structure:
- * The issuer is the tenant domain with a trailing slash
- * (`https://example.us.auth0.com/`), which is added when missing.
- * Endpoints, JWKS and ID-token algorithms come from
- * `{issuer}/.well-known/openid-configuration`; scopes
- * `openid profile email`; client credentials by HTTP Basic; PKCE `S256`
- * supported. Email: `email_verified` is a standard claim (false for
- * unverified database and some social connections); the email is used
- * only when it is `true`.
+ * and https://auth0.com/docs/manage-users/user-accounts/user-profiles/verified-email-usage:
+ * the discovery document is `https://{yourDomain}/.well-known/openid-configuration`
+ * and its `issuer` is the tenant domain with a trailing slash
+ * (`https://{yourDomain}.us.auth0.com/`), which is added when missing; the
+ * endpoints, JWKS and ID-token algorithms come from it; scopes
+ * `openid profile email`; `token_endpoint_auth_methods_supported` lists
+ * `client_secret_basic` (used), `client_secret_post` and `private_key_jwt`;
+ * `code_challenge_methods_supported` lists `S256`. Email: `email_verified`
+ * is a documented claim that says whether the user verified the address
+ * (for a federated connection, as the upstream provider reports it, and it
+ * records one verification, not continued ownership); the email is used
+ * only when it is `true`. The sample's auth-method and PKCE lists were
+ * read in a copy of the same page (Auth0's Mintlify build of it), the
+ * stored auth0.com copy showing only its start. A custom domain as issuer
+ * is accepted as is.
  *
  * @module
  */

@@ -1,15 +1,24 @@
 /**
  * Bitbucket Cloud.
  *
- * Not re-checked in the 2026-11-23 review (no time left for it); the facts
- * below are still from memory. Documentation to check them against:
- * https://developer.atlassian.com/cloud/bitbucket/oauth-2/ and
- * https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/:
- * endpoints below; the consumer key and secret by HTTP Basic; PKCE not
- * documented (extra parameters are ignored). `/2.0/user` carries no
- * address; the email is the entry of `{userInfo}/emails` that is both
- * `is_primary` and `is_confirmed`, so an unconfirmed address never counts.
- * The follow-up call moves with an overridden `userInfo`.
+ * Checked 2026-11-23 against https://developer.atlassian.com/cloud/bitbucket/oauth-2/
+ * and https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/:
+ * authorization at `bitbucket.org/site/oauth2/authorize`, token at
+ * `bitbucket.org/site/oauth2/access_token` with the consumer key and secret
+ * by HTTP Basic (the page's code exchange is `curl -u "client_id:secret"`);
+ * `GET api.bitbucket.org/2.0/user` needs the `account` scope and returns an
+ * account (`uuid`, `display_name`, `links.avatar`, ...) without an address;
+ * `GET /2.0/user/emails` needs the `email` scope and lists every address,
+ * confirmed or not, each saying whether it is confirmed and whether it is
+ * the primary one. The email is the entry that is both `is_primary` and
+ * `is_confirmed`, so an unconfirmed address never counts; the follow-up
+ * call moves with an overridden `userInfo`. Not confirmed by an Atlassian
+ * page: the field names `is_primary` / `is_confirmed` (the reference shows
+ * only the error schema of that call; the names are those every client
+ * reads, e.g. SuperTokens' Bitbucket provider) and PKCE (Bitbucket Cloud's
+ * OAuth page names no `code_challenge`, while Bitbucket Data Center
+ * documents PKCE; the flow still sends `S256`, and whether Cloud checks it
+ * is not documented).
  *
  * @module
  */

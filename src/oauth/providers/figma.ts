@@ -1,39 +1,42 @@
 /**
  * Figma.
  *
- * Checked 2026-11-23 against https://developers.figma.com/docs/rest-api/oauth/
- * and https://developers.figma.com/docs/rest-api/users-endpoints/: endpoints
- * below, scope `current_user:read`. Not confirmed in that review: the
- * token endpoint (`api.figma.com/v1/oauth/token` with HTTP Basic; a
- * third-party list still names `www.figma.com/api/v1/oauth/token`) and
- * PKCE `S256` support; the official OAuth page could not be read. Figma accounts confirm their
- * address and `/v1/me` has no verification flag, so the email is used as
- * is (today's behaviour).
+ * Checked 2026-11-23 against Figma's OpenAPI description of the REST API
+ * (https://github.com/figma/rest-api-spec, `openapi/openapi.yaml`, read
+ * because the official OAuth page https://developers.figma.com/docs/rest-api/oauth/
+ * is not stored) and https://developers.figma.com/docs/rest-api/authentication:
+ * authorization at `www.figma.com/oauth`, token at
+ * `api.figma.com/v1/oauth/token` (the `www.figma.com/api/oauth/token` of
+ * third-party lists is the endpoint Figma retired in 2025), scope
+ * `current_user:read` (the user's name, email and image); `GET /v1/me` is
+ * `{ id, handle, img_url, email }`. HTTP Basic client authentication is confirmed only by
+ * Figma's 2025 migration notice as quoted in
+ * https://github.com/NangoHQ/nango/pull/3618 (credentials in the
+ * Authorization header, Basic scheme), not by a stored Figma page. Not
+ * confirmed: PKCE (no Figma page found; the flow always sends `S256` and
+ * no report says Figma rejects it). Email: no Figma page says the address
+ * is verified and `/v1/me` has no flag, so under the rule for unverified
+ * addresses the mapping leaves it out; a `profile` of your own may read
+ * `email` for display, never to link accounts.
  *
  * @module
  */
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
-import {
-  buildUser,
-  checkEmail,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-} from "../profile.ts";
+import { buildUser, profileObject, readImageURL, readSubject, readText } from "../profile.ts";
 
 /**
  * Maps `GET https://api.figma.com/v1/me` to a `User`: `sub` = `id`, `name` =
- * `handle`, `email` = `email`, `image` = `img_url`.
+ * `handle`, `image` = `img_url`. The `email` is left out: Figma does not
+ * say it is verified.
  *
  * @example
  * ```ts
  * import { figmaProfile } from "./figma.ts";
  *
  * figmaProfile({ id: "1234", handle: "Ada", email: "ada@example.com", img_url: "https://s3-alpha.figma.com/profile/1234" });
- * // { sub: "1234", name: "Ada", email: "ada@example.com", image: "https://s3-alpha.figma.com/profile/1234" }
+ * // { sub: "1234", name: "Ada", image: "https://s3-alpha.figma.com/profile/1234" }
  * ```
  */
 export function figmaProfile(raw: Record<string, unknown>): User {
@@ -41,16 +44,15 @@ export function figmaProfile(raw: Record<string, unknown>): User {
   return buildUser({
     sub: readSubject(object.id),
     name: readText(object.handle),
-    email: checkEmail(object.email),
     image: readImageURL(object.img_url),
   }, "Figma");
 }
 
 /**
- * The built-in Figma provider: scope `current_user:read` (name, email and
- * image of the signed-in user), token endpoint `api.figma.com/v1/oauth/token`
- * with HTTP Basic client authentication. Credentials come from
- * `FIGMA_CLIENT_ID` / `FIGMA_CLIENT_SECRET`.
+ * The built-in Figma provider: scope `current_user:read` (name and image of
+ * the signed-in user; the unverified email is not mapped), token endpoint
+ * `api.figma.com/v1/oauth/token` with HTTP Basic client authentication.
+ * Credentials come from `FIGMA_CLIENT_ID` / `FIGMA_CLIENT_SECRET`.
  *
  * @example
  * ```ts

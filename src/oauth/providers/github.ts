@@ -2,12 +2,20 @@
  * GitHub (OAuth app or GitHub App user authorization).
  *
  * Checked 2026-11-23 against
- * https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps,
+ * https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps
+ * (also read as its source in https://github.com/github/docs),
  * https://docs.github.com/en/rest/users/users#get-the-authenticated-user and
  * https://docs.github.com/en/rest/users/emails#list-email-addresses-for-the-authenticated-user:
- * endpoints below; client credentials by HTTP Basic or body (Basic used).
+ * endpoints below. Client authentication: the token request documents
+ * `client_id` and `client_secret` as parameters and no Authorization
+ * header, and GitHub Enterprise Server has been reported to refuse HTTP
+ * Basic there (https://github.com/authlib/authlib/issues/398), so the
+ * credentials go in the body (`client_secret_post`; until this review
+ * HTTP Basic was sent, which no GitHub page documents).
  * PKCE: only `S256` is accepted (confirmed in
- * https://github.blog/changelog/2025-07-14-pkce-support-for-oauth-and-github-app-authentication).
+ * https://github.blog/changelog/2025-07-14-pkce-support-for-oauth-and-github-app-authentication;
+ * the stored copy of the authorizing page predates it and still says PKCE
+ * is not supported).
  * Email: only an address `/user/emails` lists as `verified` counts (GitHub's
  * email reference says managed-user accounts made after 2024-08-01 start
  * with unverified addresses, so the public profile address is not trusted
@@ -90,10 +98,11 @@ async function listedEmail(
 }
 
 /**
- * The built-in GitHub provider: scopes `read:user user:email`, client
- * authentication by HTTP Basic. Credentials come from `GITHUB_CLIENT_ID` /
- * `GITHUB_CLIENT_SECRET`. For GitHub Enterprise Server, override the three
- * URLs; the `/user/emails` follow-up moves with `userInfo`.
+ * The built-in GitHub provider: scopes `read:user user:email`, client id
+ * and secret in the body, as GitHub documents. Credentials come from
+ * `GITHUB_CLIENT_ID` / `GITHUB_CLIENT_SECRET`. For GitHub Enterprise Server,
+ * override the three URLs; the `/user/emails` follow-up moves with
+ * `userInfo`.
  *
  * @example
  * ```ts
@@ -110,5 +119,6 @@ export const github: BuiltInProvider = Object.freeze({
   userInfo: "https://api.github.com/user",
   scope: "read:user user:email",
   responseType: "code",
+  clientAuthMethod: "client_secret_post",
   profile: githubProfile,
 });

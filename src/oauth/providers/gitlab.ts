@@ -1,13 +1,25 @@
 /**
  * GitLab (gitlab.com or self-managed).
  *
- * Checked 2026-11-23 against https://docs.gitlab.com/api/oauth2/ and
- * https://docs.gitlab.com/api/users/#get-the-current-user: endpoints below
- * and PKCE support (authorization code with PKCE is a listed flow)
- * confirmed; client credentials by HTTP Basic or body (Basic used) not
- * re-checked. Email: `email` is the primary address, confirmed unless the
- * user's `confirmed_at` is `null`; an explicit `confirmed_at: null` (an
- * unconfirmed account) gives no email.
+ * Checked 2026-11-23 against https://docs.gitlab.com/api/oauth2/ (read as
+ * its source, `doc/api/oauth2.md` in https://github.com/gitlabhq/gitlabhq),
+ * the users API page (an older stored `doc/api/users.md`, for the
+ * `confirmed_at` field) and GitLab's own code in that repository: endpoints
+ * below; the authorization code flow with
+ * PKCE (`code_challenge_method=S256`) is a documented flow; scopes are
+ * space-separated and `read_user` gives `GET /api/v4/user`. Client
+ * authentication: the page's examples send `client_id` and `client_secret`
+ * as form parameters, and GitLab's Doorkeeper set-up
+ * (`config/initializers/doorkeeper.rb`) keeps Doorkeeper's default of
+ * reading the credentials from an `Authorization: Basic` header first, then
+ * from the form, so HTTP Basic (used) and the body both work. Email: `GET
+ * /user` presents the user with the `UserPublic` entity (`lib/api/users.rb`,
+ * `lib/api/entities/user_public.rb`), which always exposes the primary
+ * `email` and the account's `confirmed_at`; the email is used only when
+ * `confirmed_at` is a timestamp, so an unconfirmed account (`null`) or a
+ * response without the field gives none. Not stated by a page found: that
+ * the primary address of a confirmed account is itself always confirmed
+ * (the mapping relies on the account's confirmation).
  *
  * @module
  */
@@ -26,14 +38,15 @@ import {
 
 /**
  * Maps `GET https://gitlab.com/api/v4/user` to a `User`: `sub` = `id`,
- * `name` = `name` or else `username`, `email` = `email` (left out when
- * `confirmed_at` is `null`), `image` = `avatar_url`.
+ * `name` = `name` or else `username`, `email` = `email` only when
+ * `confirmed_at` is a timestamp (the account is confirmed), `image` =
+ * `avatar_url`.
  *
  * @example
  * ```ts
  * import { gitlabProfile } from "./gitlab.ts";
  *
- * gitlabProfile({ id: 1, username: "john_smith", name: "John Smith", email: "john@example.com" });
+ * gitlabProfile({ id: 1, username: "john_smith", name: "John Smith", email: "john@example.com", confirmed_at: "2012-05-23T09:05:22Z" });
  * // { sub: "1", name: "John Smith", email: "john@example.com" }
  * ```
  */
@@ -42,9 +55,15 @@ export function gitlabProfile(raw: Record<string, unknown>): User {
   return buildUser({
     sub: readSubject(object.id),
     name: firstOf([object.name, object.username], readText),
-    email: object.confirmed_at === null ? undefined : checkEmail(object.email),
+    email: isTimestamp(object.confirmed_at) ? checkEmail(object.email) : undefined,
     image: readImageURL(object.avatar_url),
   }, "GitLab");
+}
+
+/** Whether `value` is a date-time string such as `2012-05-23T09:05:22Z`. */
+function isTimestamp(value: unknown): boolean {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value) &&
+    !Number.isNaN(Date.parse(value));
 }
 
 /**

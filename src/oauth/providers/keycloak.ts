@@ -1,16 +1,24 @@
 /**
  * Keycloak (OpenID Connect, configured by discovery from its issuer).
  *
- * Not re-checked in the 2026-11-23 review (no time left for it); the facts
- * below are still from memory. Documentation to check them against:
- * https://www.keycloak.org/securing-apps/oidc-layers:
- * The issuer is a realm, `https://{host}/realms/{realm}` (older
- * versions `/auth/realms/{realm}`), no trailing slash.
- * Endpoints, JWKS and ID-token algorithms come from
- * `{issuer}/.well-known/openid-configuration`; scopes
- * `openid profile email`; client credentials by HTTP Basic; PKCE `S256`
- * supported. Email: `email_verified` is mapped from the user's "Email
- * verified" setting; the email is used only when it is `true`.
+ * Checked 2026-11-23 against https://www.keycloak.org/securing-apps/oidc-layers,
+ * the server administration guide's client chapters
+ * (`docs/documentation/server_admin/topics/clients/oidc/` in
+ * https://github.com/keycloak/keycloak: confidential client credentials,
+ * advanced settings) and Keycloak's code in that repository: the issuer is
+ * a realm, `https://{host}/realms/{realm}` (older versions served it under
+ * `/auth/realms/{realm}`), no trailing slash, with discovery at
+ * `{issuer}/.well-known/openid-configuration` and the endpoints under
+ * `{issuer}/protocol/openid-connect/`; scopes `openid profile email`. The
+ * default client authenticator, "Client ID and Secret", takes the
+ * credentials from the form or an `Authorization: Basic` header (HTTP Basic
+ * used). PKCE: applied whenever the client sends it; a client can be set to
+ * require `S256` (or `plain`). Email: the built-in "email verified" mapper
+ * of the `email` scope puts the user's Email verified setting into the
+ * `email_verified` claim (`OIDCLoginProtocolFactory`); the email is used
+ * only when it is `true`. That setting belongs to the user record, which
+ * the realm's admins can edit, so trust only a realm whose admins you
+ * trust.
  *
  * @module
  */

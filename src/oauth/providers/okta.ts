@@ -1,18 +1,25 @@
 /**
  * Okta (OpenID Connect, configured by discovery from its issuer).
  *
- * Not re-checked in the 2026-11-23 review (no time left for it); the facts
- * below are still from memory. Documentation to check them against:
- * https://developer.okta.com/docs/api/openapi/okta-oauth/guides/overview/ and
- * https://developer.okta.com/docs/concepts/auth-servers/:
- * The issuer is the org (`https://dev-1.okta.com`) or a custom
- * authorization server (`https://dev-1.okta.com/oauth2/default`), no
- * trailing slash.
- * Endpoints, JWKS and ID-token algorithms come from
- * `{issuer}/.well-known/openid-configuration`; scopes
- * `openid profile email`; client credentials by HTTP Basic; PKCE `S256`
- * supported. Email: `email_verified` is a standard claim of the
- * `email` scope; the email is used only when it is `true`.
+ * Checked 2026-11-23 against https://developer.okta.com/docs/concepts/auth-servers/,
+ * https://developer.okta.com/docs/guides/implement-grant-type/authcode/main/,
+ * https://developer.okta.com/docs/guides/implement-grant-type/authcodepkce/main/,
+ * https://developer.okta.com/docs/concepts/oauth-claims/ and
+ * https://developer.okta.com/docs/guides/submit-app-prereq/main/ (all read as
+ * their source in https://github.com/okta/okta-developer-docs): the issuer
+ * is the org authorization server, `https://{yourOktaDomain}`, or a custom
+ * one, `https://{yourOktaDomain}/oauth2/{authorizationServerId}` (`default`
+ * or an id like `aus9o8wzkhckw9TLa0h7z`), without a trailing slash, and its
+ * discovery document is `{issuer}/.well-known/openid-configuration`, which
+ * gives the endpoints, JWKS and ID-token algorithms; scopes
+ * `openid profile email`; the web-app guide's token request authenticates
+ * with HTTP Basic (used); PKCE `S256` (the only method Okta's guides use).
+ * Email: the `email` scope carries `email` and `email_verified`; the email
+ * is used only when `email_verified` is `true`. Okta tells integrations
+ * published to its catalogue (one app, many customer orgs) not to rely on
+ * `email_verified`, since each org's admins control it: this provider
+ * trusts the one org its `issuer` names, so configure only an org whose
+ * admins you trust. A custom URL domain as issuer is accepted as is.
  *
  * @module
  */

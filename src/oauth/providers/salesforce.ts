@@ -2,18 +2,25 @@
  * Salesforce (OpenID Connect).
  *
  * Checked 2026-11-23 against
- * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_using_openid.htm
- * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_oauth_web_server_flow.htm
- * and https://help.salesforce.com/HTViewHelpDoc?id=remoteaccess_using_userinfo_endpoint.htm
- * (the user-info URL and the `test.salesforce.com` sandbox host confirmed;
- * the rest below not re-read in that review):
+ * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_using_openid_discovery_endpoint.htm,
+ * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_oauth_web_server_flow.htm,
+ * https://help.salesforce.com/s/articleView?id=xcloud.remoteaccess_using_userinfo_endpoint.htm
+ * and the Connect REST API quick start
+ * (https://developer.salesforce.com/docs/atlas.en-us.chatterapi.meta/chatterapi/quickstart_connecting.htm):
  * issuer `https://login.salesforce.com` (`https://test.salesforce.com` for
- * sandboxes, or the org's My Domain), endpoints under
- * `{issuer}/services/oauth2/`, JWKS at `{issuer}/id/keys`, `RS256` ID
- * tokens, client credentials in the body, PKCE `S256` supported. The
- * `issuer` option moves every endpoint to that host. Email:
- * `email_verified` is in the user info; the email is used only when it is
- * `true`.
+ * sandboxes, or the org's My Domain, whose discovery document names itself
+ * as issuer); endpoints `{issuer}/services/oauth2/authorize`, `/token`,
+ * `/userinfo` and JWKS `{issuer}/id/keys`, as the discovery document lists
+ * them; the `issuer` option moves every endpoint to that host. PKCE:
+ * `code_challenge` (SHA-256 of the verifier, base64url) and
+ * `code_verifier` are documented and recommended for the web server flow.
+ * Client credentials: `client_id` and `client_secret` as form parameters,
+ * as Salesforce's token examples send them (used). Email: the user info
+ * has `email_verified`, which Salesforce sets once the user verifies the
+ * address (for example through the welcome email's link); the email is
+ * used only when it is `true`. Not re-read: that ID tokens are `RS256`
+ * (the stored copy of the discovery document cuts off before
+ * `id_token_signing_alg_values_supported`).
  *
  * @module
  */

@@ -1,18 +1,26 @@
 /**
  * Strava.
  *
- * Checked 2026-11-23 only that the pages exist and that the token
- * exchange sends the client id and secret as parameters; the rest below
- * is not re-read. Documentation:
- * https://developers.strava.com/docs/authentication/ and
- * https://developers.strava.com/docs/reference/#api-Athletes-getLoggedInAthlete:
- * authorization at `www.strava.com/oauth/authorize` with
- * `approval_prompt=auto`, token at `www.strava.com/oauth/token` with the
- * client id and secret as form parameters, athlete at
- * `www.strava.com/api/v3/athlete` with scope `read`. PKCE: not documented
- * (extra parameters are ignored). Strava shares no email address. The
- * default avatar is a relative path (`avatar/athlete/large.png`) and is
- * left out.
+ * Checked 2026-11-23 against https://developers.strava.com/docs/authentication/
+ * and https://developers.strava.com/docs/oauth-updates/, with the older
+ * official pages https://strava.github.io/api/v3/oauth/ and
+ * https://strava.github.io/api/v3/athlete/ for the parameter table and the
+ * athlete fields the stored copies of the current pages cut off:
+ * authorization at `www.strava.com/oauth/authorize` with `approval_prompt`
+ * (`auto`, the default, or `force`) and comma-separated scopes, of which
+ * `read` covers public profile data (name and picture; `profile:read_all`
+ * is only needed for private profile fields); the code is exchanged by
+ * presenting the client id and secret with it as parameters (form
+ * parameters used) at `www.strava.com/oauth/token` (that URL itself comes
+ * from clients' and tutorials' examples: the stored official pages cut off
+ * before it); the athlete is
+ * `GET www.strava.com/api/v3/athlete` (`id`, `firstname`, `lastname`,
+ * `profile`, `profile_medium`, ...). Email: never mapped; the older athlete
+ * page's `email` field carries no verification flag, and no stored
+ * current page shows one. The default avatar is a relative path
+ * (`avatar/athlete/large.png`) and is left out. Not confirmed: PKCE (no
+ * Strava page mentions it; the flow still sends `S256`, and whether Strava
+ * ignores or checks it is not documented).
  *
  * @module
  */

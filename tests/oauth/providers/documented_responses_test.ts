@@ -4,12 +4,24 @@ import assert from "node:assert/strict";
 import type { User } from "../../../src/types.ts";
 import type { BuiltInProviderId } from "../../../src/oauth/types.ts";
 import { builtInProviders } from "../../../src/oauth/providers/mod.ts";
-import { context } from "./_helpers.ts";
+import { context, fakeFetch, json } from "./_helpers.ts";
 
 interface Case {
   id: BuiltInProviderId;
   raw: Record<string, unknown>;
+  /** The provider's user-info URL, for mappers that make a follow-up call under it. */
+  userInfo?: string;
+  /** Documented responses of those follow-up calls, by URL. */
+  followUps?: Record<string, unknown>;
   expected: User;
+}
+
+/** The mapper context of a case: its follow-up routes and its user-info endpoint. */
+function caseContext({ userInfo, followUps = {} }: Case) {
+  const routes = Object.fromEntries(
+    Object.entries(followUps).map(([url, body]) => [url, () => json(body)]),
+  );
+  return context(fakeFetch(routes).fetch, { userInfo });
 }
 
 const CASES: Case[] = [
@@ -505,10 +517,187 @@ const CASES: Case[] = [
       name: "Mork Hashimoto",
       postal_code: "98052",
     },
+    // Amazon does not say the address is verified: never mapped.
+    expected: { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto" },
+  },
+  {
+    id: "github",
+    raw: {
+      login: "ada-l",
+      id: 583231,
+      node_id: "MDQ6VXNlcjU4MzIzMQ==",
+      avatar_url: "https://avatars.githubusercontent.com/u/583231?v=4",
+      gravatar_id: "",
+      url: "https://api.github.com/users/ada-l",
+      html_url: "https://github.com/ada-l",
+      type: "User",
+      site_admin: false,
+      name: "Ada Lovelace",
+      company: "Analytical Engines",
+      blog: "https://ada.example.org",
+      location: "London",
+      email: "ada@example.org",
+      hireable: null,
+      bio: null,
+      twitter_username: null,
+      public_repos: 8,
+      public_gists: 1,
+      followers: 42,
+      following: 3,
+      created_at: "2011-01-25T18:44:36Z",
+      updated_at: "2026-11-01T09:12:03Z",
+    },
+    userInfo: "https://api.github.com/user",
+    followUps: {
+      "https://api.github.com/user/emails": [
+        { email: "ada@example.org", verified: true, primary: true, visibility: "public" },
+        { email: "ada@old.example.org", verified: false, primary: false, visibility: null },
+      ],
+    },
     expected: {
-      sub: "amzn1.account.K2LI23KL2LK2",
-      name: "Mork Hashimoto",
-      email: "mhashimoto-04@plaxo.com",
+      sub: "583231",
+      name: "Ada Lovelace",
+      email: "ada@example.org",
+      image: "https://avatars.githubusercontent.com/u/583231?v=4",
+    },
+  },
+  {
+    id: "bitbucket",
+    raw: {
+      type: "user",
+      uuid: "{5c2b8e43-7a1f-4c0d-9e6b-3f2a1d0c9b8a}",
+      account_id: "712020:5c2b8e43-7a1f-4c0d-9e6b-3f2a1d0c9b8a",
+      nickname: "grace",
+      display_name: "Grace Hopper",
+      created_on: "2019-03-14T10:22:51.123456+00:00",
+      account_status: "active",
+      has_2fa_enabled: null,
+      location: null,
+      links: {
+        self: {
+          href: "https://api.bitbucket.org/2.0/users/%7B5c2b8e43-7a1f-4c0d-9e6b-3f2a1d0c9b8a%7D",
+        },
+        html: { href: "https://bitbucket.org/%7B5c2b8e43-7a1f-4c0d-9e6b-3f2a1d0c9b8a%7D/" },
+        avatar: { href: "https://secure.gravatar.com/avatar/5c2b8e43?d=identicon" },
+      },
+    },
+    userInfo: "https://api.bitbucket.org/2.0/user",
+    followUps: {
+      "https://api.bitbucket.org/2.0/user/emails": {
+        pagelen: 10,
+        page: 1,
+        size: 2,
+        values: [
+          {
+            type: "email",
+            email: "grace@navy.example.org",
+            is_primary: false,
+            is_confirmed: true,
+            links: {
+              self: { href: "https://api.bitbucket.org/2.0/user/emails/grace@navy.example.org" },
+            },
+          },
+          {
+            type: "email",
+            email: "grace@example.org",
+            is_primary: true,
+            is_confirmed: true,
+            links: {
+              self: { href: "https://api.bitbucket.org/2.0/user/emails/grace@example.org" },
+            },
+          },
+        ],
+      },
+    },
+    expected: {
+      sub: "{5c2b8e43-7a1f-4c0d-9e6b-3f2a1d0c9b8a}",
+      name: "Grace Hopper",
+      email: "grace@example.org",
+      image: "https://secure.gravatar.com/avatar/5c2b8e43?d=identicon",
+    },
+  },
+  {
+    id: "figma",
+    raw: {
+      id: "1187437710836229520",
+      handle: "Katherine J.",
+      img_url: "https://s3-alpha.figma.com/profile/6f1e0c2a-9d4b-4f3e-8a7c-5b2d1e0f9a8b",
+      email: "katherine@example.org",
+    },
+    // Figma does not say the address is verified: never mapped.
+    expected: {
+      sub: "1187437710836229520",
+      name: "Katherine J.",
+      image: "https://s3-alpha.figma.com/profile/6f1e0c2a-9d4b-4f3e-8a7c-5b2d1e0f9a8b",
+    },
+  },
+  {
+    id: "discord",
+    raw: {
+      id: "613425648685547541",
+      username: "hedy",
+      global_name: null,
+      discriminator: "0",
+      avatar: "a_4f6e1c2b3a5d7e9f0b1c2d3e4f5a6b7c",
+      verified: true,
+      email: "hedy@example.org",
+      flags: 0,
+      banner: null,
+      accent_color: null,
+      premium_type: 0,
+      public_flags: 0,
+      mfa_enabled: false,
+      locale: "en-GB",
+      avatar_decoration_data: null,
+    },
+    expected: {
+      sub: "613425648685547541",
+      name: "hedy",
+      email: "hedy@example.org",
+      image:
+        "https://cdn.discordapp.com/avatars/613425648685547541/a_4f6e1c2b3a5d7e9f0b1c2d3e4f5a6b7c.gif",
+    },
+  },
+  {
+    id: "gitlab",
+    raw: {
+      id: 4081,
+      username: "mhamilton",
+      name: "Margaret Hamilton",
+      state: "active",
+      locked: false,
+      avatar_url: "https://gitlab.com/uploads/-/system/user/avatar/4081/avatar.png",
+      web_url: "https://gitlab.com/mhamilton",
+      created_at: "2015-07-20T20:17:00.000Z",
+      bio: "",
+      location: "Boston",
+      public_email: "",
+      linkedin: "",
+      twitter: "",
+      website_url: "",
+      organization: "",
+      job_title: "",
+      last_sign_in_at: "2026-11-20T08:01:14.000Z",
+      confirmed_at: "2015-07-20T20:19:42.000Z",
+      last_activity_on: "2026-11-22",
+      email: "margaret@example.org",
+      theme_id: 1,
+      color_scheme_id: 1,
+      projects_limit: 100000,
+      current_sign_in_at: "2026-11-22T07:45:03.000Z",
+      identities: [],
+      can_create_group: true,
+      can_create_project: true,
+      two_factor_enabled: true,
+      external: false,
+      private_profile: false,
+      commit_email: "margaret@example.org",
+    },
+    expected: {
+      sub: "4081",
+      name: "Margaret Hamilton",
+      email: "margaret@example.org",
+      image: "https://gitlab.com/uploads/-/system/user/avatar/4081/avatar.png",
     },
   },
   {
@@ -579,39 +768,47 @@ const CASES: Case[] = [
   },
 ];
 
-for (const { id, raw, expected } of CASES) {
-  Deno.test(`${id} maps its documented response to the expected user`, async () => {
-    const user = await builtInProviders[id].profile(raw, context());
-    assert.deepEqual(user, expected);
+for (const item of CASES) {
+  Deno.test(`${item.id} maps its documented response to the expected user`, async () => {
+    const user = await builtInProviders[item.id].profile(item.raw, caseContext(item));
+    assert.deepEqual(user, item.expected);
   });
 }
 
-Deno.test("every built-in id except the first seven has a documented-response case", () => {
+Deno.test("every built-in id except spotify and x has a documented-response case", () => {
   const covered = new Set(CASES.map((item) => item.id));
-  const first = new Set(["bitbucket", "discord", "figma", "github", "gitlab", "spotify", "x"]);
+  const elsewhere = new Set(["spotify", "x"]);
   for (const id of Object.keys(builtInProviders)) {
-    assert.ok(covered.has(id as BuiltInProviderId) || first.has(id), id);
+    assert.ok(covered.has(id as BuiltInProviderId) || elsewhere.has(id), id);
   }
 });
 
 Deno.test("every built-in mapper refuses an object without its subject", async () => {
-  for (const { id, raw } of CASES) {
+  for (const item of CASES) {
     const stripped = JSON.parse(
-      JSON.stringify(raw).replace(/"(sub|id|open_id|account_id|user_id)":/g, '"gone_$1":'),
+      JSON.stringify(item.raw).replace(
+        /"(sub|id|uuid|open_id|account_id|user_id)":/g,
+        '"gone_$1":',
+      ),
     );
-    await assert.rejects(async () => await builtInProviders[id].profile(stripped, context()), id);
+    await assert.rejects(
+      async () => await builtInProviders[item.id].profile(stripped, caseContext(item)),
+      item.id,
+    );
   }
 });
 
 Deno.test("no built-in mapper returns an empty string for a blank field", async () => {
-  for (const { id, raw } of CASES) {
+  for (const item of CASES) {
     const blanked = JSON.parse(
-      JSON.stringify(raw).replace(
-        /"(name|display_name|full_name|nickname|email|picture|avatar_url|image_url|pic_url|profile|icon_img|profile_image|profile_photo_url|firstname|lastname|preferred_username)":"[^"]*"/g,
+      JSON.stringify(item.raw).replace(
+        /"(name|display_name|full_name|nickname|email|picture|avatar_url|image_url|pic_url|img_url|profile|icon_img|profile_image|profile_photo_url|firstname|lastname|preferred_username|handle|login|username|global_name)":"[^"]*"/g,
         '"$1":""',
       ),
     );
-    const user = await builtInProviders[id].profile(blanked, context());
-    for (const [key, value] of Object.entries(user)) assert.notEqual(value, "", `${id}.${key}`);
+    const user = await builtInProviders[item.id].profile(blanked, caseContext(item));
+    for (const [key, value] of Object.entries(user)) {
+      assert.notEqual(value, "", `${item.id}.${key}`);
+    }
   }
 });

@@ -119,13 +119,22 @@ Deno.test("atlassian drops the email only when email_verified says false", async
   }
 });
 
-Deno.test("gitlab gives no email for an account whose confirmed_at is null", async () => {
+Deno.test("gitlab gives the email of an account confirmed at a timestamp", async () => {
   const user = await builtInProviders.gitlab.profile(
-    { id: 1, email: EMAIL, confirmed_at: null },
+    { id: 1, email: EMAIL, confirmed_at: "2015-07-20T20:19:42.000Z" },
     context(),
   );
-  assert.equal("email" in user, false);
+  assert.equal(user.email, EMAIL);
 });
+
+for (const confirmedAt of [null, undefined, "", "yes", true, 1437423582, "2015-13-45T99:00:00Z"]) {
+  Deno.test(`gitlab gives no email when confirmed_at is ${JSON.stringify(confirmedAt) ?? "absent"}`, async () => {
+    const raw: Record<string, unknown> = { id: 1, email: EMAIL };
+    if (confirmedAt !== undefined) raw.confirmed_at = confirmedAt;
+    const user = await builtInProviders.gitlab.profile(raw, context());
+    assert.equal("email" in user, false);
+  });
+}
 
 Deno.test("spotify never gives its documented-unverified email", async () => {
   const user = await builtInProviders.spotify.profile({ id: "w", email: EMAIL }, context());
@@ -136,6 +145,8 @@ Deno.test("providers without an email keep none even when the response has one",
   const cases: [BuiltInProviderId, Record<string, unknown>][] = [
     ["reddit", { id: "1", name: "spez", email: EMAIL }],
     ["strava", { id: 1, email: EMAIL }],
+    ["figma", { id: "1", handle: "Ada", email: EMAIL }],
+    ["amazon", { user_id: "amzn1.account.A", name: "Ada", email: EMAIL }],
     ["roblox", { sub: "1", email: EMAIL, email_verified: true }],
     ["tiktok", { data: { user: { open_id: "o", email: EMAIL } } }],
   ];

@@ -1,7 +1,9 @@
 // End to end through createAuth: providers whose requests differ from the
-// plain flow (a POST user-info call, client_key, a required User-Agent).
+// plain flow (a POST user-info call, client_key, a required User-Agent, client
+// credentials in the body).
 import assert from "node:assert/strict";
 import { type AuthConfig, createAuth, type OAuthProviderEntry } from "../../../mod.ts";
+import { builtInProviders } from "../../../src/oauth/providers/mod.ts";
 import {
   Browser,
   callbackWithCode,
@@ -124,4 +126,44 @@ Deno.test("zoom with an unverified address signs in without an email", async () 
   });
   await callbackWithCode(browser, "zoom");
   assert.deepEqual(await sessionUser(browser), { sub: "z-1", name: "Jill" });
+});
+
+Deno.test("github sends its client id and secret as form parameters, no Basic header", async () => {
+  let authorization: string | null = "unset";
+  let form = new URLSearchParams();
+  const { browser } = signInWith("github", {
+    "https://github.com/login/oauth/access_token": async (request) => {
+      authorization = request.headers.get("Authorization");
+      form = new URLSearchParams(await request.text());
+      return json({ access_token: "gho_x", token_type: "bearer", scope: "read:user,user:email" });
+    },
+    "https://api.github.com/user": () => json({ id: 7, login: "ada", email: null }),
+    "https://api.github.com/user/emails": () =>
+      json([{ email: "ada@example.org", verified: true, primary: true, visibility: null }]),
+  });
+  await callbackWithCode(browser, "github");
+  assert.deepEqual(await sessionUser(browser), { sub: "7", name: "ada", email: "ada@example.org" });
+  assert.equal(authorization, null);
+  assert.equal(form.get("client_id"), "github-id");
+  assert.equal(form.get("client_secret"), "github-secret");
+});
+
+Deno.test("each re-checked built-in authenticates to its token endpoint as its provider documents", () => {
+  const documented = {
+    amazon: "client_secret_post",
+    auth0: "client_secret_basic",
+    bitbucket: "client_secret_basic",
+    discord: "client_secret_basic",
+    figma: "client_secret_basic",
+    github: "client_secret_post",
+    gitlab: "client_secret_basic",
+    keycloak: "client_secret_basic",
+    okta: "client_secret_basic",
+    salesforce: "client_secret_post",
+    strava: "client_secret_post",
+  } as const;
+  for (const [id, method] of Object.entries(documented)) {
+    const provider = builtInProviders[id as keyof typeof documented];
+    assert.equal(provider.clientAuthMethod ?? "client_secret_basic", method, id);
+  }
 });
