@@ -1,18 +1,19 @@
 /**
  * Discord.
  *
- * Checked 2026-11-23 against https://discord.com/developers/docs/topics/oauth2,
- * https://discord.com/developers/docs/resources/user#get-current-user (both
- * also read as their source in https://github.com/discord/discord-api-docs)
- * and https://discord.com/.well-known/oauth-authorization-server: the
- * documented base authorization URL is `https://discord.com/oauth2/authorize`
- * (used, as the docs give it; the metadata document names
- * `/api/oauth2/authorize` instead), token at `discord.com/api/oauth2/token`, where every call
- * takes either HTTP Basic or `client_id` / `client_secret` in the form
- * (Basic used); PKCE `S256` only (from the metadata document; the OAuth2
- * page itself does not mention PKCE). The user object of `GET /users/@me`
- * has `email` with the `email` scope and `verified`, whether that address
- * has been verified; only `verified: true` gives an email.
+ * Checked 2026-11-23 against https://discord.com/developers/docs/topics/oauth2
+ * and https://discord.com/developers/docs/resources/user#get-current-user
+ * (both read as their source in https://github.com/discord/discord-api-docs),
+ * with https://discord.com/.well-known/oauth-authorization-server as read in
+ * the earlier review: the documented base authorization URL is
+ * `https://discord.com/oauth2/authorize` (used, as the docs give it; the
+ * metadata document names `/api/oauth2/authorize` instead), token at
+ * `discord.com/api/oauth2/token`, where every call takes either HTTP Basic
+ * or `client_id` / `client_secret` in the form (Basic used); PKCE `S256`
+ * only (from the metadata document; the OAuth2 page itself does not
+ * mention PKCE). The user object of `GET /users/@me` has `email` with the
+ * `email` scope and `verified`, whether that address has been verified;
+ * only `verified: true` gives an email.
  *
  * @module
  */
