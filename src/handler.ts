@@ -11,6 +11,7 @@ import type { AuthContext } from "./config.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { emptyResponse, errorResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
+import { requestTarget } from "./request_target.ts";
 import { matchRoute, type Method } from "./router.ts";
 import { ROUTES } from "./routes/table.ts";
 
@@ -22,16 +23,14 @@ const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 /** Builds the handler; `only` restricts it to one method (the per-method handlers). */
 export function createHandler(ctx: AuthContext, only?: Method): Handler {
   return async function handle(request: Request): Promise<Response> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
+    const target = requestTarget(request.url);
+    if (target === null) {
       return errorResponse(
         undefined,
         new AuthError("invalid_request", "The request URL is malformed; expected an absolute URL."),
       );
     }
-    const http = createHttpContext(ctx, request, url);
+    const http = createHttpContext(ctx, request, target);
     try {
       return await dispatch(ctx, http, only);
     } catch (error) {
@@ -42,7 +41,7 @@ export function createHandler(ctx: AuthContext, only?: Method): Handler {
 
 async function dispatch(ctx: AuthContext, http: HttpContext, only?: Method): Promise<Response> {
   const method = http.request.method.toUpperCase();
-  const matched = matchRoute(ROUTES, { ctx, pathname: http.url.pathname, method });
+  const matched = matchRoute(ROUTES, { ctx, pathname: http.pathname, method });
   if (matched.kind === "not_found") {
     throw new AuthError("invalid_request", "The route is unknown; expected an auth route.", {
       status: 404,

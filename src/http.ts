@@ -25,17 +25,42 @@ export function responseHeaders(): ResponseHeaders {
   return { setCookies: [], headers: [] };
 }
 
-/** The header list of a response: the base ones, `nosniff`, then what the request collected. */
-function buildHeaders(
+type HeaderList = readonly (readonly [string, string])[];
+
+const NOSNIFF = ["X-Content-Type-Options", "nosniff"] as const;
+const JSON_HEADERS: HeaderList = [
+  ["Content-Type", "application/json; charset=utf-8"],
+  ["Cache-Control", "no-store"],
+  NOSNIFF,
+];
+const HTML_HEADERS: HeaderList = [
+  ["Content-Type", "text/html; charset=utf-8"],
+  ["Cache-Control", "no-store"],
+  ["Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"],
+  ["Referrer-Policy", "no-referrer"],
+  NOSNIFF,
+];
+const EMPTY_HEADERS: HeaderList = [NOSNIFF];
+
+/**
+ * A response with the given base headers (`nosniff` among them), then what
+ * the request collected. The headers go into the constructor, never set on
+ * the response afterwards: some `Response` implementations (Hono's on Node)
+ * lose headers set after construction when they copy the response.
+ */
+function respond(
+  body: string | null,
+  status: number,
+  base: HeaderList,
   out: ResponseHeaders | undefined,
-  base: [string, string][],
-): [string, string][] {
-  base.push(["X-Content-Type-Options", "nosniff"]);
-  if (out) {
-    for (const header of out.headers) base.push(header);
-    for (const line of out.setCookies) base.push(["Set-Cookie", line]);
+): Response {
+  // The constructor copies the list, so the shared base list can be handed over as is.
+  let headers = base as [string, string][];
+  if (out && (out.headers.length > 0 || out.setCookies.length > 0)) {
+    headers = [...base as [string, string][], ...out.headers];
+    for (const line of out.setCookies) headers.push(["Set-Cookie", line]);
   }
-  return base;
+  return new Response(body, { status, headers });
 }
 
 /** A JSON response with `Cache-Control: no-store`. */
@@ -44,13 +69,16 @@ export function jsonResponse(
   body: unknown,
   status: number,
 ): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: buildHeaders(out, [
-      ["Content-Type", "application/json; charset=utf-8"],
-      ["Cache-Control", "no-store"],
-    ]),
-  });
+  return respond(JSON.stringify(body), status, JSON_HEADERS, out);
+}
+
+/** Like {@link jsonResponse}, for a body already serialized as JSON text. */
+export function jsonTextResponse(
+  out: ResponseHeaders | undefined,
+  json: string,
+  status: number,
+): Response {
+  return respond(json, status, JSON_HEADERS, out);
 }
 
 /**
@@ -62,28 +90,17 @@ export function htmlResponse(
   html: string,
   status: number,
 ): Response {
-  return new Response(html, {
-    status,
-    headers: buildHeaders(out, [
-      ["Content-Type", "text/html; charset=utf-8"],
-      ["Cache-Control", "no-store"],
-      ["Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"],
-      ["Referrer-Policy", "no-referrer"],
-    ]),
-  });
+  return respond(html, status, HTML_HEADERS, out);
 }
 
 /** A 302 redirect with `Cache-Control: no-store`. */
 export function redirectResponse(out: ResponseHeaders | undefined, location: string): Response {
-  return new Response(null, {
-    status: 302,
-    headers: buildHeaders(out, [["Location", location], ["Cache-Control", "no-store"]]),
-  });
+  return respond(null, 302, [["Location", location], ["Cache-Control", "no-store"], NOSNIFF], out);
 }
 
 /** An empty response (CORS preflight). */
 export function emptyResponse(out: ResponseHeaders | undefined, status: number): Response {
-  return new Response(null, { status, headers: buildHeaders(out, []) });
+  return respond(null, status, EMPTY_HEADERS, out);
 }
 
 /** The RFC 6749 error response for an `AuthError`. */

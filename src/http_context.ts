@@ -12,6 +12,7 @@ import type { CookieJar } from "./cookies/jar.ts";
 import { parseCookies } from "./cookies/parse.ts";
 import { AuthError } from "./errors.ts";
 import type { ResponseHeaders } from "./http.ts";
+import type { RequestTarget } from "./request_target.ts";
 import { forwardedClientAddress, requestOrigin } from "./origins/proxy.ts";
 import { compileOriginPatterns, isTrustedOrigin, type OriginMatcher } from "./origins/trusted.ts";
 
@@ -19,8 +20,10 @@ import { compileOriginPatterns, isTrustedOrigin, type OriginMatcher } from "./or
 export interface HttpContext extends ResponseHeaders {
   /** The request. */
   readonly request: Request;
-  /** Its parsed URL. */
+  /** Its parsed URL (parsed on first use). */
   readonly url: URL;
+  /** Its path, as `url.pathname` gives it. */
+  readonly pathname: string;
   /** The service's origin for this request (`baseURL`, else the URL or trusted proxy headers). */
   readonly origin: string;
   /** Whether the service is reached over HTTPS. */
@@ -39,30 +42,58 @@ export interface HttpContext extends ResponseHeaders {
   isTrusted(origin: string): Promise<boolean>;
 }
 
-/** Builds the per-request value. Never throws. */
-export function createHttpContext(ctx: AuthContext, request: Request, url: URL): HttpContext {
-  const { origin, secure } = ctx.publicOrigin ??
-    requestOrigin(request, { url, trustProxyHeaders: ctx.trustProxyHeaders });
-  const nowMs = ctx.clock();
-  let matcher: Promise<OriginMatcher> | undefined;
-  const trustedOrigins = () => matcher ??= buildMatcher(ctx, request);
-  return {
-    request,
-    url,
-    origin,
-    secure,
-    jar: secure ? ctx.jars.https : ctx.jars.http,
-    cookies: parseCookies(request.headers.get("Cookie")),
-    now: Math.floor(nowMs / 1000),
-    nowMs,
-    setCookies: [],
-    headers: [],
-    trustedOrigins,
-    async isTrusted(candidate: string): Promise<boolean> {
-      if (candidate === origin) return true;
-      return isTrustedOrigin(candidate, origin, await trustedOrigins());
-    },
-  };
+/** The one implementation: a class, so every request's value has the same shape. */
+class RequestContext implements HttpContext {
+  readonly pathname: string;
+  readonly origin: string;
+  readonly secure: boolean;
+  readonly jar: CookieJar;
+  readonly cookies: ReadonlyMap<string, string>;
+  readonly now: number;
+  readonly nowMs: number;
+  readonly setCookies: string[] = [];
+  readonly headers: [string, string][] = [];
+  readonly #ctx: AuthContext;
+  #url: URL | undefined;
+  #matcher: Promise<OriginMatcher> | undefined;
+
+  constructor(ctx: AuthContext, readonly request: Request, target: RequestTarget) {
+    this.#ctx = ctx;
+    const { origin, secure } = ctx.publicOrigin ??
+      requestOrigin(request, { url: target, trustProxyHeaders: ctx.trustProxyHeaders });
+    this.pathname = target.pathname;
+    this.origin = origin;
+    this.secure = secure;
+    this.jar = secure ? ctx.jars.https : ctx.jars.http;
+    this.cookies = parseCookies(request.headers.get("Cookie"));
+    this.nowMs = ctx.clock();
+    this.now = Math.floor(this.nowMs / 1000);
+  }
+
+  get url(): URL {
+    return this.#url ??= new URL(this.request.url);
+  }
+
+  trustedOrigins(): Promise<OriginMatcher> {
+    return this.#matcher ??= buildMatcher(this.#ctx, this.request);
+  }
+
+  async isTrusted(candidate: string): Promise<boolean> {
+    if (candidate === this.origin) return true;
+    return isTrustedOrigin(candidate, this.origin, await this.trustedOrigins());
+  }
+}
+
+/**
+ * Builds the per-request value from the request and its
+ * {@link RequestTarget} (its URL, already read). Never throws.
+ */
+export function createHttpContext(
+  ctx: AuthContext,
+  request: Request,
+  target: RequestTarget,
+): HttpContext {
+  return new RequestContext(ctx, request, target);
 }
 
 function untrustable(): AuthError {

@@ -26,13 +26,15 @@ export class SessionCache {
     return payload;
   }
 
-  /** Remembers a verified payload. */
-  set(token: string, payload: Readonly<JWTPayload>): void {
+  /** Remembers a verified payload; returns the frozen copy kept (what later hits return). */
+  set<T extends JWTPayload>(token: string, payload: Readonly<T>): Readonly<T> {
     if (this.#entries.size >= SESSION_CACHE_ENTRIES) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(token, Object.freeze({ ...payload }));
+    const kept = Object.freeze({ ...payload });
+    this.#entries.set(token, kept);
+    return kept;
   }
 
   /** Forgets a token (signed out or replaced). */

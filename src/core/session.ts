@@ -68,8 +68,7 @@ async function verifySessionToken(
     ctx.logger.log("debug", "session token lacks session claims");
     return null;
   }
-  ctx.sessionCache.set(token, payload);
-  return withinCap(ctx, payload, now);
+  return withinCap(ctx, ctx.sessionCache.set(token, payload), now);
 }
 
 function withinCap(ctx: AuthContext, payload: SessionPayload, now: number): SessionPayload | null {
@@ -123,6 +122,22 @@ export function userFromPayload(payload: Readonly<JWTPayload>): User {
 /** The `Session` callers see. */
 export function toSession(payload: Readonly<SessionPayload>): Session {
   return { user: userFromPayload(payload), expires: new Date(payload.exp * 1000).toISOString() };
+}
+
+const sessionJSONCache = new WeakMap<Readonly<SessionPayload>, string>();
+
+/**
+ * {@link toSession} as JSON text. Kept per payload object, so a token served
+ * from the verified-token cache (which hands out the same frozen payload) is
+ * serialized once.
+ */
+export function sessionJSON(payload: Readonly<SessionPayload>): string {
+  let json = sessionJSONCache.get(payload);
+  if (json === undefined) {
+    json = JSON.stringify(toSession(payload));
+    if (Object.isFrozen(payload)) sessionJSONCache.set(payload, json);
+  }
+  return json;
 }
 
 /** Options for {@link issueSession}. */

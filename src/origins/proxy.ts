@@ -53,7 +53,7 @@ export interface ProxyOptions {
  */
 export function requestOrigin(
   request: Request,
-  options: ProxyOptions & { url: URL },
+  options: ProxyOptions & { url: Pick<URL, "origin" | "protocol" | "host"> },
 ): RequestOrigin {
   const { url, trustProxyHeaders } = options;
   const own = { origin: url.origin, secure: url.protocol === "https:" };

@@ -12,12 +12,12 @@ import {
   hasSessionCookie,
   readSession,
   reissueSession,
-  toSession,
+  sessionJSON,
   updateSession,
   userFromPayload,
 } from "../core/session.ts";
 import { AuthError } from "../errors.ts";
-import { jsonResponse, mediaType } from "../http.ts";
+import { jsonResponse, jsonTextResponse, mediaType } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 
@@ -39,7 +39,7 @@ export async function getSessionRoute(ctx: AuthContext, http: HttpContext): Prom
     http.setCookies.push(...renewed.cookies);
     return jsonResponse(http, renewed.session, 200);
   }
-  return jsonResponse(http, toSession(payload), 200);
+  return jsonTextResponse(http, sessionJSON(payload), 200);
 }
 
 /** Splits an update body into user fields and `expires`: JSON `{ user, expires }`, or flat form fields. */

@@ -397,9 +397,9 @@ const BUILT_INS: BuiltInCase[] = [
       img_url: "https://s3-alpha.figma.com/profile/1234",
     },
     expected: {
-      // Figma does not say its address is verified: never mapped.
       sub: "1234",
       name: "Ada",
+      email: "ada@example.com",
       image: "https://s3-alpha.figma.com/profile/1234",
     },
   },

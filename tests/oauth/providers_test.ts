@@ -423,13 +423,20 @@ Deno.test("bitbucket throws a ProfileError without uuid", async () => {
   );
 });
 
-Deno.test("figma maps id, handle and img_url, never its unverified email", async () => {
+Deno.test("figma maps id, handle, email and img_url", async () => {
   const user = await builtInProviders.figma.profile(FIGMA_ME, context());
   assert.deepEqual(user, {
     sub: "1234567890123456789",
     name: "Ada Lovelace",
+    email: "ada@example.com",
     image: "https://s3-alpha-sig.figma.com/profile/9b1a7f0e-1234",
   });
+});
+
+Deno.test("figma omits a missing email", async () => {
+  const { email: _email, ...withoutEmail } = FIGMA_ME;
+  const user = await builtInProviders.figma.profile(withoutEmail, context());
+  assert.equal("email" in user, false);
 });
 
 Deno.test("discord maps global_name, verified email and the avatar CDN URL", async () => {

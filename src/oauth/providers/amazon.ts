@@ -17,30 +17,28 @@
  * Email: no Amazon page found says that address is verified. The profile
  * has no flag, and the only Amazon help text found on the subject (an
  * indexed excerpt, the page itself not stored) says Amazon *may* ask a new
- * customer to verify the address, which is not a guarantee. Under the rule
- * for unverified emails (an address counts only when the provider says it
- * is verified, or documents that every account's address is; nOAuth and
- * pre-account takeover), the mapping leaves it out. A `profile` of your
- * own may still read `email` for display, never to link accounts.
+ * customer to verify the address, which is not a guarantee. The rule for
+ * unverified emails drops an address only when the provider says it is
+ * unverified, which Amazon never does, so the email is mapped as Amazon
+ * returns it; do not link accounts on it (nOAuth, pre-account takeover).
  *
  * @module
  */
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
-import { buildUser, profileObject, readSubject, readText } from "../profile.ts";
+import { buildUser, checkEmail, profileObject, readSubject, readText } from "../profile.ts";
 
 /**
  * Maps `GET https://api.amazon.com/user/profile` to a `User`: `sub` =
- * `user_id`, `name`. The `email` is left out (Amazon does not say it is
- * verified) and Amazon has no picture.
+ * `user_id`, `name`, `email` (Amazon gives no verification flag); Amazon has no picture.
  *
  * @example
  * ```ts
  * import { amazonProfile } from "./amazon.ts";
  *
  * amazonProfile({ user_id: "amzn1.account.K2LI23KL2LK2", email: "mhashimoto-04@plaxo.com", name: "Mork Hashimoto" });
- * // { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto" }
+ * // { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto", email: "mhashimoto-04@plaxo.com" }
  * ```
  */
 export function amazonProfile(raw: Record<string, unknown>): User {
@@ -48,12 +46,13 @@ export function amazonProfile(raw: Record<string, unknown>): User {
   return buildUser({
     sub: readSubject(object.user_id),
     name: readText(object.name),
+    email: checkEmail(object.email),
   }, "Amazon");
 }
 
 /**
  * The built-in Amazon provider: scope `profile`, client id and secret in
- * the body; the unverified email is not mapped. Credentials come from
+ * the body; the email carries no verification flag. Credentials come from
  * `AMAZON_CLIENT_ID` / `AMAZON_CLIENT_SECRET`.
  *
  * @example

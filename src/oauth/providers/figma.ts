@@ -14,29 +14,35 @@
  * https://github.com/NangoHQ/nango/pull/3618 (credentials in the
  * Authorization header, Basic scheme), not by a stored Figma page. Not
  * confirmed: PKCE (no Figma page found; the flow always sends `S256` and
- * no report says Figma rejects it). Email: no Figma page says the address
- * is verified and `/v1/me` has no flag, so under the rule for unverified
- * addresses the mapping leaves it out; a `profile` of your own may read
- * `email` for display, never to link accounts.
+ * no report says Figma rejects it). Email: `/v1/me` has no verification
+ * flag and no Figma page says whether the address is verified, so the
+ * email is mapped as Figma returns it (the rule drops an address only when
+ * the provider says it is unverified); do not link accounts on it.
  *
  * @module
  */
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
-import { buildUser, profileObject, readImageURL, readSubject, readText } from "../profile.ts";
+import {
+  buildUser,
+  checkEmail,
+  profileObject,
+  readImageURL,
+  readSubject,
+  readText,
+} from "../profile.ts";
 
 /**
  * Maps `GET https://api.figma.com/v1/me` to a `User`: `sub` = `id`, `name` =
- * `handle`, `image` = `img_url`. The `email` is left out: Figma does not
- * say it is verified.
+ * `handle`, `email` (Figma gives no verification flag), `image` = `img_url`.
  *
  * @example
  * ```ts
  * import { figmaProfile } from "./figma.ts";
  *
  * figmaProfile({ id: "1234", handle: "Ada", email: "ada@example.com", img_url: "https://s3-alpha.figma.com/profile/1234" });
- * // { sub: "1234", name: "Ada", image: "https://s3-alpha.figma.com/profile/1234" }
+ * // { sub: "1234", name: "Ada", email: "ada@example.com", image: "https://s3-alpha.figma.com/profile/1234" }
  * ```
  */
 export function figmaProfile(raw: Record<string, unknown>): User {
@@ -44,13 +50,14 @@ export function figmaProfile(raw: Record<string, unknown>): User {
   return buildUser({
     sub: readSubject(object.id),
     name: readText(object.handle),
+    email: checkEmail(object.email),
     image: readImageURL(object.img_url),
   }, "Figma");
 }
 
 /**
- * The built-in Figma provider: scope `current_user:read` (name and image of
- * the signed-in user; the unverified email is not mapped), token endpoint
+ * The built-in Figma provider: scope `current_user:read` (name, email and
+ * image of the signed-in user; Figma does not say whether the email is verified), token endpoint
  * `api.figma.com/v1/oauth/token` with HTTP Basic client authentication.
  * Credentials come from `FIGMA_CLIENT_ID` / `FIGMA_CLIENT_SECRET`.
  *

@@ -517,8 +517,12 @@ const CASES: Case[] = [
       name: "Mork Hashimoto",
       postal_code: "98052",
     },
-    // Amazon does not say the address is verified: never mapped.
-    expected: { sub: "amzn1.account.K2LI23KL2LK2", name: "Mork Hashimoto" },
+    // No verification flag exists; the contract drops only addresses a provider calls unverified.
+    expected: {
+      sub: "amzn1.account.K2LI23KL2LK2",
+      name: "Mork Hashimoto",
+      email: "mhashimoto-04@plaxo.com",
+    },
   },
   {
     id: "github",
@@ -624,10 +628,11 @@ const CASES: Case[] = [
       img_url: "https://s3-alpha.figma.com/profile/6f1e0c2a-9d4b-4f3e-8a7c-5b2d1e0f9a8b",
       email: "katherine@example.org",
     },
-    // Figma does not say the address is verified: never mapped.
+    // No verification flag exists; the contract drops only addresses a provider calls unverified.
     expected: {
       sub: "1187437710836229520",
       name: "Katherine J.",
+      email: "katherine@example.org",
       image: "https://s3-alpha.figma.com/profile/6f1e0c2a-9d4b-4f3e-8a7c-5b2d1e0f9a8b",
     },
   },

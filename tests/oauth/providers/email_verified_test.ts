@@ -145,8 +145,6 @@ Deno.test("providers without an email keep none even when the response has one",
   const cases: [BuiltInProviderId, Record<string, unknown>][] = [
     ["reddit", { id: "1", name: "spez", email: EMAIL }],
     ["strava", { id: 1, email: EMAIL }],
-    ["figma", { id: "1", handle: "Ada", email: EMAIL }],
-    ["amazon", { user_id: "amzn1.account.A", name: "Ada", email: EMAIL }],
     ["roblox", { sub: "1", email: EMAIL, email_verified: true }],
     ["tiktok", { data: { user: { open_id: "o", email: EMAIL } } }],
   ];
