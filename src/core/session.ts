@@ -113,8 +113,11 @@ export function hasSessionCookie(http: HttpContext): boolean {
 /** The user fields of a session payload (reserved claims removed, `sub` kept). */
 export function userFromPayload(payload: Readonly<JWTPayload>): User {
   const user: Record<string, unknown> = { sub: payload.sub };
-  for (const [key, value] of Object.entries(payload)) {
-    if (!RESERVED_CLAIMS.has(key)) user[key] = value;
+  // An index loop over the keys: this runs on every session read that misses the cache.
+  const keys = Object.keys(payload);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!RESERVED_CLAIMS.has(key)) user[key] = payload[key];
   }
   return user as unknown as User;
 }
@@ -124,20 +127,17 @@ export function toSession(payload: Readonly<SessionPayload>): Session {
   return { user: userFromPayload(payload), expires: new Date(payload.exp * 1000).toISOString() };
 }
 
-const sessionJSONCache = new WeakMap<Readonly<SessionPayload>, string>();
-
 /**
- * {@link toSession} as JSON text. Kept per payload object, so a token served
- * from the verified-token cache (which hands out the same frozen payload) is
- * serialized once.
+ * {@link toSession} of the current session as JSON text, serialized once per
+ * cached token (a token served from the verified-token cache is the same
+ * payload every time).
  */
-export function sessionJSON(payload: Readonly<SessionPayload>): string {
-  let json = sessionJSONCache.get(payload);
-  if (json === undefined) {
-    json = JSON.stringify(toSession(payload));
-    if (Object.isFrozen(payload)) sessionJSONCache.set(payload, json);
-  }
-  return json;
+export function sessionJSON(ctx: AuthContext, current: CurrentSession): string {
+  return ctx.sessionCache.serialized(current.token, current.payload, serializeSession);
+}
+
+function serializeSession(payload: Readonly<SessionPayload>): string {
+  return JSON.stringify(toSession(payload));
 }
 
 /** Options for {@link issueSession}. */

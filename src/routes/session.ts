@@ -39,7 +39,7 @@ export async function getSessionRoute(ctx: AuthContext, http: HttpContext): Prom
     http.setCookies.push(...renewed.cookies);
     return jsonResponse(http, renewed.session, 200);
   }
-  return jsonTextResponse(http, sessionJSON(payload), 200);
+  return jsonTextResponse(http, sessionJSON(ctx, current), 200);
 }
 
 /** Splits an update body into user fields and `expires`: JSON `{ user, expires }`, or flat form fields. */

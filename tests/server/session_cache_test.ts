@@ -19,6 +19,44 @@ Deno.test("a cached token past its exp is refused and dropped", () => {
   assert.equal(cache.size, 0);
 });
 
+Deno.test("a cached token's serialized session is computed once and reused", () => {
+  const cache = new SessionCache();
+  const kept = cache.set("t", { exp: 100, sub: "a" });
+  let calls = 0;
+  const serialize = (payload: { sub?: string }) => `${payload.sub}-${++calls}`;
+  assert.equal(cache.serialized("t", kept, serialize), "a-1");
+  assert.equal(cache.serialized("t", kept, serialize), "a-1");
+  assert.equal(calls, 1);
+});
+
+Deno.test("a payload other than the cached one, or an uncached token, is serialized every time", () => {
+  const cache = new SessionCache();
+  const kept = cache.set("t", { exp: 100, sub: "a" });
+  let calls = 0;
+  const serialize = () => String(++calls);
+  cache.serialized("t", { ...kept, sub: "b" }, serialize);
+  cache.serialized("t", { ...kept, sub: "b" }, serialize);
+  cache.serialized("other", kept, serialize);
+  assert.equal(calls, 3);
+  cache.delete("t");
+  cache.serialized("t", kept, serialize);
+  assert.equal(calls, 4);
+});
+
+Deno.test("a session update is served fresh, never the earlier session's cached text", async () => {
+  const auth = makeAuth();
+  const browser = new Browser(auth.handlers.ALL);
+  await browser.signIn();
+  assert.equal((await (await browser.fetch("GET", "/auth/session")).json()).user.name, ADA.name);
+  await browser.fetch("GET", "/auth/session"); // second read: served from the cached text
+  const updated = await browser.fetch("POST", "/auth/session", {
+    json: { user: { name: "Grace" } },
+    headers: { "X-CSRF-Token": await browser.csrf() },
+  });
+  assert.equal(updated.status, 200);
+  assert.equal((await (await browser.fetch("GET", "/auth/session")).json()).user.name, "Grace");
+});
+
 Deno.test("a session read from the cache still ends at its expiry", async () => {
   const clock = new Clock();
   const auth = makeAuth({ clock: clock.fn, session: { maxAge: 3600, updateAge: 3599 } });
