@@ -85,11 +85,20 @@ export function splitCompact(token: unknown, count: 3 | 5): string[] {
   if (token.length > MAX_TOKEN_BYTES) {
     fail("ERR_JOSE_TOO_LARGE", `The token is larger than ${MAX_TOKEN_BYTES} bytes.`);
   }
-  const segments = token.split(".");
-  if (segments.length !== count) {
+  // Scans for the expected dots only; a split is left for the error message.
+  const segments: string[] = [];
+  let start = 0;
+  for (let i = 1; i < count; i++) {
+    const dot = token.indexOf(".", start);
+    if (dot === -1) break;
+    segments.push(token.slice(start, dot));
+    start = dot + 1;
+  }
+  segments.push(token.slice(start));
+  if (segments.length !== count || token.indexOf(".", start) !== -1) {
     fail(
       "ERR_JOSE_INVALID",
-      `The token has ${segments.length} segments; expected ${count} (compact ${
+      `The token has ${token.split(".").length} segments; expected ${count} (compact ${
         count === 3 ? "JWS" : "JWE"
       }).`,
     );

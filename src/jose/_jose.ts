@@ -8,7 +8,6 @@
 import {
   asciiText,
   type Bytes,
-  decode,
   encoder,
   fail,
   MAX_TOKEN_BYTES,
@@ -21,7 +20,14 @@ import { contextForKid, createKeyRing } from "./_key_ring.ts";
 import { type CheckedOptions, checkTolerance } from "./_options.ts";
 import { decryptWithKey, type EncodedHeader, encryptWithKey } from "./jwe.ts";
 import { signWithSegment, verifyWithKey } from "./jws.ts";
-import { checkClaims, checkClaimTypes, issueClaims, parseClaims, serializeClaims } from "./jwt.ts";
+import {
+  checkClaims,
+  checkClaimTypes,
+  issueClaims,
+  parseClaims,
+  parseClaimsSegment,
+  serializeClaims,
+} from "./jwt.ts";
 import type { KeySource } from "./keys.ts";
 import type { DecodeOptions, Jose, JoseOptions, JWEContentOptions, JWTPayload } from "./types.ts";
 
@@ -184,7 +190,7 @@ export function buildJose(
     const inner = asciiText(plaintext);
     const own = selfSealing[index] ? signing.contexts[index]?.value : undefined;
     if (own !== undefined && startsWithHeader(inner, own.known.segment)) {
-      return parseClaims(decode(splitCompact(inner, 3)[1]));
+      return parseClaimsSegment(splitCompact(inner, 3)[1]);
     }
     return await verify(inner, plaintext);
   }

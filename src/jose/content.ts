@@ -85,6 +85,14 @@ export async function encryptContent(
   return { iv: nonce, ciphertext, tag: new Uint8Array(mac, 0, spec.tagBytes) };
 }
 
+/** The two arrays as one view when the second directly follows the first in one buffer. */
+function adjacent(first: Bytes, second: Bytes): Bytes | undefined {
+  return first.buffer === second.buffer &&
+      first.byteOffset + first.byteLength === second.byteOffset
+    ? new Uint8Array(first.buffer, first.byteOffset, first.byteLength + second.byteLength)
+    : undefined;
+}
+
 /** Decrypts and authenticates; any failure is `ERR_JWE_DECRYPTION_FAILED`. */
 export async function decryptContent(
   enc: JWEEncryption,
@@ -101,7 +109,7 @@ export async function decryptContent(
         await subtle.decrypt(
           { name: "AES-GCM", iv, additionalData: aad, tagLength: 128 },
           cek instanceof Uint8Array ? await importGcm(cek, "decrypt") : cek,
-          join(ciphertext, tag),
+          adjacent(ciphertext, tag) ?? join(ciphertext, tag),
         ),
       );
     } catch {

@@ -5,7 +5,12 @@
  */
 
 import { fail, randomBytes, utf8 } from "./_common.ts";
-import { encodeBase64Url } from "./base64url.ts";
+import {
+  decodeBase64Url,
+  decodeBase64UrlInto,
+  decodedBase64UrlLength,
+  encodeBase64Url,
+} from "./base64url.ts";
 import type { JWTPayload } from "./types.ts";
 import { isRecord as isObject } from "../is_record.ts";
 
@@ -89,6 +94,22 @@ export function parseClaims(bytes: Uint8Array): JWTPayload {
     return fail("ERR_JOSE_INVALID", "The JWT payload is not valid JSON; expected a JSON object.");
   }
   return checkClaimTypes(value);
+}
+
+/** Reused for payload segments: decoding, UTF-8 and JSON parsing below finish before any await. */
+const scratch = new Uint8Array(8 * 1024);
+
+/**
+ * {@link parseClaims} of a base64url payload segment. Decodes into a buffer
+ * shared by all calls instead of a new one (allocating a buffer costs more
+ * than decoding into it); nothing keeps a reference to it, and no other
+ * call can run in between.
+ */
+export function parseClaimsSegment(segment: string): JWTPayload {
+  const length = decodedBase64UrlLength(segment);
+  if (length > scratch.length) return parseClaims(decodeBase64Url(segment));
+  decodeBase64UrlInto(segment, scratch, 0);
+  return parseClaims(scratch.subarray(0, length));
 }
 
 /** What {@link checkClaims} enforces. */

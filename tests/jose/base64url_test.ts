@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { decodeBase64Url, encodeBase64Url } from "../../jose.ts";
-import { decodeBase64UrlPortable, encodeBase64UrlPortable } from "../../src/jose/base64url.ts";
+import {
+  decodeBase64UrlInto,
+  decodeBase64UrlPortable,
+  decodedBase64UrlLength,
+  encodeBase64UrlPortable,
+} from "../../src/jose/base64url.ts";
+import { JoseError } from "../../src/jose/errors.ts";
 
 const INVALID = [
   "AA==",
@@ -69,4 +75,36 @@ Deno.test("the native and portable decoders agree on random near-base64 text", (
     }
     assert.equal(outcome(decodeBase64Url, text), outcome(decodeBase64UrlPortable, text), text);
   }
+});
+
+Deno.test("decoding into a shared buffer follows the same rules as decodeBase64Url", () => {
+  const target = new Uint8Array(256);
+  for (const text of ["", "-_8", "AQID", "AQIDBA", "AQIDBAU", "A".repeat(200)]) {
+    const written = decodeBase64UrlInto(text, target, 3);
+    assert.deepEqual(target.subarray(3, 3 + written), decodeBase64Url(text), text);
+    assert.equal(written, decodedBase64UrlLength(text));
+  }
+  for (
+    const text of [
+      "A",
+      "AB==",
+      "AB C",
+      "AB+/",
+      "AQI=",
+      "AR",
+      "ARJ",
+      " AQID",
+      `${"A".repeat(198)}B`,
+      `${"A".repeat(196)} AA`,
+    ]
+  ) {
+    assert.throws(() => decodeBase64UrlInto(text, new Uint8Array(256), 0), JoseError, text);
+  }
+});
+
+Deno.test("decoding into a buffer without room for the bytes is refused, writing nothing", () => {
+  const target = new Uint8Array(4);
+  assert.throws(() => decodeBase64UrlInto("AQIDBAU", target, 0), JoseError);
+  assert.throws(() => decodeBase64UrlInto("AQID", target, 2), JoseError);
+  assert.deepEqual(target, new Uint8Array(4));
 });
