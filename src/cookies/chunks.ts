@@ -89,6 +89,19 @@ export function chunkedCookieLines(
   return lines;
 }
 
+/** `name.0` to `name.{MAX_COOKIE_CHUNKS}`, made once per cookie name (the jar's few). */
+const chunkNameLists = new Map<string, readonly string[]>();
+
+function chunkNames(name: string): readonly string[] {
+  let names = chunkNameLists.get(name);
+  if (names === undefined) {
+    names = Array.from({ length: MAX_COOKIE_CHUNKS + 1 }, (_, i) => `${name}.${i}`);
+    if (chunkNameLists.size >= 64) chunkNameLists.clear();
+    chunkNameLists.set(name, names);
+  }
+  return names;
+}
+
 /**
  * Reads a cookie that may have been chunked: the unchunked cookie, else the
  * chunks `{name}.0`, `{name}.1`, ... joined, contiguous from 0 with exact
@@ -108,18 +121,19 @@ export function readChunkedCookie(
   name: string,
   cookies: ReadonlyMap<string, string>,
 ): string | undefined {
+  const names = chunkNames(name);
   const whole = cookies.get(name);
-  const first = cookies.get(`${name}.0`);
+  const first = cookies.get(names[0]);
   if (whole !== undefined && whole !== "") return first === undefined ? whole : undefined;
   let joined = "";
   let count = 0;
   for (; count < MAX_COOKIE_CHUNKS; count++) {
-    const part = cookies.get(`${name}.${count}`);
+    const part = cookies.get(names[count]);
     if (part === undefined || part === "") break;
     joined += part;
   }
   if (count === 0) return undefined;
-  if (count === MAX_COOKIE_CHUNKS && cookies.has(`${name}.${MAX_COOKIE_CHUNKS}`)) return undefined;
+  if (count === MAX_COOKIE_CHUNKS && cookies.has(names[MAX_COOKIE_CHUNKS])) return undefined;
   return joined;
 }
 
