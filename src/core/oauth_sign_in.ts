@@ -195,7 +195,13 @@ function checkTenantIss(params: URLSearchParams, claims: IdTokenClaims): void {
 export async function completeOAuthSignIn(
   ctx: AuthContext,
   http: HttpContext,
-  callback: { provider: ResolvedProvider; flow: FlowValues; params: URLSearchParams },
+  callback: {
+    provider: ResolvedProvider;
+    flow: FlowValues;
+    params: URLSearchParams;
+    /** The `user` object a `form_post` provider posted (see `ProfileContext.postedUser`). */
+    postedUser?: Record<string, unknown>;
+  },
 ): Promise<Session> {
   const { flow, params } = callback;
   const metadata = await metadataFor(ctx, callback.provider);
@@ -230,7 +236,13 @@ export async function completeOAuthSignIn(
   const user = await callApp(
     ctx,
     `profile of provider ${provider.id}`,
-    () => provider.profile(raw, { tokens, fetch: fetchFn, discovered }),
+    () =>
+      provider.profile(raw, {
+        tokens,
+        fetch: fetchFn,
+        discovered,
+        postedUser: provider.responseMode === "form_post" ? callback.postedUser : undefined,
+      }),
   );
   const session = await finishSignIn(ctx, http, {
     user,

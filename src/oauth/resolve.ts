@@ -21,6 +21,7 @@ import type {
   ClientAuthMethod,
   ClientSecret,
   OAuthTokens,
+  ProfileContext,
   ProfileMapper,
   ProviderEndpoints,
 } from "./types.ts";
@@ -34,6 +35,8 @@ export interface ProfileInput {
   fetch: typeof fetch;
   /** Endpoints found by discovery; configured ones win over them. */
   discovered?: ProviderEndpoints;
+  /** The `user` object a `form_post` provider posted (see `ProfileContext.postedUser`). */
+  postedUser?: Record<string, unknown>;
 }
 
 /** A provider ready for the flow: every field present and checked, frozen. */
@@ -393,7 +396,9 @@ function boundProfile(
       userInfo: configured.userInfo ?? input.discovered?.userInfo,
     });
     const fetchFn = hostBoundFetch(input.fetch, [endpoints.accessToken, endpoints.userInfo]);
-    return await mapper(raw, { tokens: input.tokens, endpoints, fetch: fetchFn });
+    const context: ProfileContext = { tokens: input.tokens, endpoints, fetch: fetchFn };
+    if (input.postedUser !== undefined) context.postedUser = Object.freeze({ ...input.postedUser });
+    return await mapper(raw, context);
   };
 }
 

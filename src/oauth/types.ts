@@ -68,6 +68,14 @@ export interface ProfileContext {
    * its host.
    */
   endpoints: ProviderEndpoints;
+  /**
+   * The `user` object a `form_post` provider posted beside the code, when it
+   * posted one as JSON: Sign in with Apple sends the user's name this way,
+   * on the first sign-in only. No signature covers it; it reaches this
+   * callback bound to the flow by `state`, like the code. Use it for display
+   * fields only, never its email.
+   */
+  postedUser?: Readonly<Record<string, unknown>>;
 }
 
 /**

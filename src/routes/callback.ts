@@ -14,6 +14,7 @@ import { claimOAuthState } from "../core/single_use.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
+import { isRecord } from "../is_record.ts";
 import { clearFlowCookieLines } from "../oauth/flow_cookies.ts";
 
 /**
@@ -38,7 +39,8 @@ export async function callbackRoute(
   }
   try {
     await claimOAuthState(ctx, flow.state);
-    await completeOAuthSignIn(ctx, http, { provider, flow, params: await responseParams(http) });
+    const response = await authorizationResponse(http);
+    await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {
     const failure = toAuthError(error, ctx.logger, "oauth callback");
@@ -54,14 +56,20 @@ export async function callbackRoute(
 /** The authorization response fields a `form_post` body may carry; others are ignored. */
 const FORM_POST_FIELDS = ["code", "state", "error", "iss"] as const;
 
+/** Apple's `user` field is a few hundred bytes; a larger one is ignored. */
+const MAX_POSTED_USER_CHARS = 4096;
+
 /**
  * The authorization response: the query of a `GET`, or the form body of a
  * `form_post` `POST` (size-limited; only `code`, `state`, `error` and `iss`
- * are read, each at most once). Apple's `user` field (the name, sent once)
- * is not read: no signature covers it.
+ * are read, each at most once, and the `user` object a provider may post,
+ * when it is a JSON object of at most 4 KiB; anything else there is
+ * ignored, never a failed sign-in).
  */
-async function responseParams(http: HttpContext): Promise<URLSearchParams> {
-  if (http.request.method !== "POST") return http.url.searchParams;
+async function authorizationResponse(
+  http: HttpContext,
+): Promise<{ params: URLSearchParams; postedUser?: Record<string, unknown> }> {
+  if (http.request.method !== "POST") return { params: http.url.searchParams };
   if (mediaType(http.request) !== "application/x-www-form-urlencoded") {
     throw new AuthError(
       "invalid_request",
@@ -74,7 +82,17 @@ async function responseParams(http: HttpContext): Promise<URLSearchParams> {
   for (const name of FORM_POST_FIELDS) {
     if (typeof body[name] === "string") params.set(name, body[name] as string);
   }
-  return params;
+  return { params, postedUser: postedUserOf(body.user) };
+}
+
+function postedUserOf(field: unknown): Record<string, unknown> | undefined {
+  if (typeof field !== "string" || field.length > MAX_POSTED_USER_CHARS) return undefined;
+  try {
+    const value: unknown = JSON.parse(field);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -12,23 +12,32 @@
  * the body (`client_secret_post`); PKCE `S256` is enforced once sent.
  * Email: `email_verified` is a boolean or the string `"true"`/`"false"`
  * (Apple at Work & School addresses may be unverified); the email is used
- * only when it says true. The name Apple posts once in the `user` form field
- * is not signed and is not mapped.
+ * only when it says true. Apple's ID token has no name: Apple posts it,
+ * on the first sign-in only, as `{ "name": { "firstName", "lastName" } }`
+ * JSON in the `user` form field beside the code. That field is not signed;
+ * it reaches the callback bound to the flow by `state` like the code, so
+ * its name is mapped (as display data), its email never.
  *
  * @module
  */
 
 import type { User } from "../../types.ts";
-import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
-import { oidcUser } from "../profile.ts";
+import type {
+  BuiltInOptionValues,
+  BuiltInProvider,
+  BuiltInSettings,
+  ProfileContext,
+} from "../types.ts";
+import { oidcUser, readText } from "../profile.ts";
 import { appleClientSecret } from "./_apple_client_secret.ts";
 
 export { appleClientSecret, type AppleClientSecretOptions } from "./_apple_client_secret.ts";
 
 /**
  * Maps Apple's ID-token claims: `sub`, and `email` only when
- * `email_verified` is `true` or `"true"`. Apple's ID token has no name or
- * picture.
+ * `email_verified` is `true` or `"true"`; `name` from the `user` object
+ * Apple posts on the first sign-in (`firstName` and `lastName`), when the
+ * context has one. Apple gives no picture.
  *
  * @example
  * ```ts
@@ -36,10 +45,28 @@ export { appleClientSecret, type AppleClientSecretOptions } from "./_apple_clien
  *
  * appleProfile({ sub: "001234.abcd.1234", email: "x@privaterelay.appleid.com", email_verified: "true" });
  * // { sub: "001234.abcd.1234", email: "x@privaterelay.appleid.com" }
+ * appleProfile({ sub: "001234.abcd.1234" }, {
+ *   postedUser: { name: { firstName: "Ada", lastName: "Lovelace" }, email: "ignored@example.com" },
+ * });
+ * // { sub: "001234.abcd.1234", name: "Ada Lovelace" }
  * ```
  */
-export function appleProfile(claims: Record<string, unknown>): User {
-  return oidcUser(claims, "Apple", { requireVerified: true });
+export function appleProfile(
+  claims: Record<string, unknown>,
+  context?: Pick<ProfileContext, "postedUser">,
+): User {
+  const user = oidcUser(claims, "Apple", { requireVerified: true });
+  const name = postedName(context?.postedUser);
+  return name === undefined ? user : { ...user, name };
+}
+
+/** "firstName lastName" from Apple's posted `user` object; either part may be missing. */
+function postedName(posted: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  const name = posted?.name;
+  if (typeof name !== "object" || name === null) return undefined;
+  const { firstName, lastName } = name as Record<string, unknown>;
+  const parts = [readText(firstName), readText(lastName)].filter((part) => part !== undefined);
+  return parts.length === 0 ? undefined : readText(parts.join(" "));
 }
 
 /**

@@ -181,6 +181,61 @@ Deno.test("apple: the form_post answer signs in from the ID token alone, no user
   assert.equal(body.get("client_secret"), "apple-client-secret-made-elsewhere");
 });
 
+Deno.test("apple: the name posted on the first sign-in is mapped; the posted email is not", async () => {
+  const flow = apple(appleClaims);
+  const authorization = await startSignIn(flow.browser, "apple", "?redirectTo=%2Fhome");
+  const response = await applePost(flow, {
+    code: "c",
+    state: authorization.searchParams.get("state")!,
+    user: JSON.stringify({
+      name: { firstName: "Ada", lastName: "Lovelace" },
+      email: "attacker@example.com",
+    }),
+  });
+  assert.equal(response.headers.get("Location"), "/home");
+  assert.deepEqual(await sessionUser(flow.browser), {
+    sub: "001234.abcdef.1234",
+    name: "Ada Lovelace",
+    email: "x1@privaterelay.appleid.com",
+  });
+});
+
+Deno.test("apple: a posted user that is no JSON object, too large or unusable adds no name and fails nothing", async () => {
+  const bad = [
+    "not json",
+    "[1,2]",
+    JSON.stringify({ name: "Ada" }),
+    JSON.stringify({ name: { firstName: "\u0000", lastName: "" } }),
+    JSON.stringify({ name: { firstName: "A".repeat(5000) } }),
+  ];
+  for (const user of bad) {
+    const flow = apple(appleClaims);
+    const authorization = await startSignIn(flow.browser, "apple", "?redirectTo=%2Fhome");
+    const response = await applePost(flow, {
+      code: "c",
+      state: authorization.searchParams.get("state")!,
+      user,
+    });
+    assert.equal(response.headers.get("Location"), "/home", user.slice(0, 40));
+    assert.deepEqual(await sessionUser(flow.browser), {
+      sub: "001234.abcdef.1234",
+      email: "x1@privaterelay.appleid.com",
+    }, user.slice(0, 40));
+  }
+});
+
+Deno.test("apple: a user parameter in a GET callback's query is never read", async () => {
+  const flow = apple(appleClaims);
+  const response = await callback(flow, "apple", {
+    user: JSON.stringify({ name: { firstName: "Mallory" } }),
+  });
+  assert.equal(response.headers.get("Location"), "/home");
+  assert.deepEqual(await sessionUser(flow.browser), {
+    sub: "001234.abcdef.1234",
+    email: "x1@privaterelay.appleid.com",
+  });
+});
+
 Deno.test("apple: an email Apple marks unverified (the string false) is left out", async () => {
   const flow = apple((nonce) => ({ ...appleClaims(nonce), email_verified: "false" }));
   const authorization = await startSignIn(flow.browser, "apple", "?redirectTo=%2Fhome");
