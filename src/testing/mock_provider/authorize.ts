@@ -12,7 +12,7 @@ import { randomToken } from "../../oauth/pkce.ts";
 import type { MockContext } from "./_state.ts";
 import { consentDecision, consentOutcome } from "./consent.ts";
 import type { MockSettings } from "./options.ts";
-import { errorPage } from "./pages.ts";
+import { errorPage, formPostPage } from "./pages.ts";
 import { firstDuplicate, methodNotAllowed, type Outcome, readForm } from "./responses.ts";
 import type { MockDecision } from "./types.ts";
 import { findUser } from "./users.ts";
@@ -25,6 +25,8 @@ interface ReturnTo {
   state: string;
   /** A POSTed consent form is answered with 303, a GET with 302. */
   afterPost: boolean;
+  /** `response_mode=form_post`: answered with a page that posts the response to the client. */
+  formPost: boolean;
   params: URLSearchParams;
 }
 
@@ -58,7 +60,13 @@ export async function authorize(ctx: MockContext, request: Request): Promise<Out
 
   // From here on the redirect URI is trusted: errors go back to the client.
   const redirectURI = params.get("redirect_uri")!;
-  const to: ReturnTo = { redirectURI, state: params.get("state") ?? "", afterPost, params };
+  const to: ReturnTo = {
+    redirectURI,
+    state: params.get("state") ?? "",
+    afterPost,
+    formPost: params.get("response_mode") === "form_post",
+    params,
+  };
   const checked = checkRequest(ctx.settings, params);
   if ("error" in checked) return refuse(ctx.settings, to, checked);
   if (interactive && !afterPost) return consentOutcome(ctx, params, checked);
@@ -116,6 +124,10 @@ function checkRequest(settings: MockSettings, params: URLSearchParams): CheckedR
   if (responseType === "") return refusal("invalid_request", "response_type is required.");
   if (responseType !== "code") {
     return refusal("unsupported_response_type", "Only response_type=code is supported.");
+  }
+  const responseMode = params.get("response_mode");
+  if (responseMode !== null && responseMode !== "query" && responseMode !== "form_post") {
+    return refusal("invalid_request", "response_mode must be query or form_post.");
   }
   if (!params.get("state")) return refusal("invalid_request", "state is required.");
   const challenge = params.get("code_challenge") ?? "";
@@ -209,17 +221,20 @@ function refuse(settings: MockSettings, to: ReturnTo, refusal: Refusal): Outcome
   return { response: redirectBack(settings, to, values), error: refusal.error, params: to.params };
 }
 
-/** The redirect to the client with `values` (empty ones left out) and, by default, `iss`. */
+/**
+ * The answer to the client with `values` (empty ones left out) and, by
+ * default, `iss`: a redirect, or for `form_post` a page that posts them.
+ */
 function redirectBack(
   settings: MockSettings,
   to: ReturnTo,
   values: Record<string, string>,
 ): Response {
+  const fields = Object.entries(values).filter(([, value]) => value !== "");
+  if (settings.issueIss) fields.push(["iss", settings.issuer]);
+  if (to.formPost) return formPostPage(to.redirectURI, fields);
   const location = new URL(to.redirectURI);
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== "") location.searchParams.set(name, value);
-  }
-  if (settings.issueIss) location.searchParams.set("iss", settings.issuer);
+  for (const [name, value] of fields) location.searchParams.set(name, value);
   return new Response(null, {
     status: to.afterPost ? 303 : 302,
     headers: { Location: location.href, "Cache-Control": "no-store" },

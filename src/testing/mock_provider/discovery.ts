@@ -36,7 +36,7 @@ export function discoveryDocument(settings: MockSettings): Record<string, unknow
     userinfo_endpoint: endpoints.userinfo,
     jwks_uri: endpoints.jwks,
     response_types_supported: ["code"],
-    response_modes_supported: ["query"],
+    response_modes_supported: ["query", "form_post"],
     grant_types_supported: ["authorization_code"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: [(settings.oidc as OIDCSettings).alg],

@@ -176,5 +176,6 @@ function providerConfig(
   if (settings.clientAuthMethod === "client_secret_post") {
     provider.clientAuthMethod = settings.clientAuthMethod;
   }
+  if (settings.responseMode === "form_post") provider.responseMode = "form_post";
   return provider;
 }

@@ -78,6 +78,7 @@ export interface MockSettings {
   readonly accessTokenTTL: number;
   readonly clock: () => number;
   readonly issueIss: boolean;
+  readonly responseMode: "query" | "form_post";
   readonly decide:
     | MockDecision
     | ((request: MockAuthorizationRequest) => MockDecision | Promise<MockDecision>);
@@ -106,6 +107,7 @@ export function resolveOptions(options: MockProviderOptions): MockSettings {
     accessTokenTTL: seconds(options.accessTokenTTL ?? 3600, "accessTokenTTL"),
     clock: options.clock ?? Date.now,
     issueIss: options.issueIss ?? true,
+    responseMode: responseModeOption(options.responseMode),
     decide: options.decide ?? "approve",
     interactive: options.interactive ?? false,
     redirectURIs: options.redirectURIs,
@@ -122,6 +124,11 @@ export function resolveOptions(options: MockProviderOptions): MockSettings {
   checkClient(settings);
   checkUsers(settings.users);
   return settings;
+}
+
+function responseModeOption(value: unknown): "query" | "form_post" {
+  if (value === undefined || value === "query" || value === "form_post") return value ?? "query";
+  throw new TypeError('Invalid responseMode option: expected "query" or "form_post".');
 }
 
 function resolveOIDC(value: boolean | MockOIDCOptions | undefined): OIDCSettings | undefined {

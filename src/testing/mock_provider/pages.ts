@@ -93,6 +93,45 @@ export function errorPage(error: string, description: string): Response {
   return new Response(body, { status: 400, headers: HTML_HEADERS });
 }
 
+/** The one script any mock page runs: it submits the form_post page's form. */
+const SUBMIT_SCRIPT = "document.forms[0].submit();";
+/** Its CSP hash, `sha256` of {@link SUBMIT_SCRIPT} in base64. */
+const SUBMIT_SCRIPT_HASH = "sha256-8lDeP0UDwCO6/RhblgeH/ctdBzjVpJxrXizsnIk3cEQ=";
+
+/**
+ * The `form_post` answer (OAuth 2.0 Form Post Response Mode): a page whose
+ * form posts `fields` to the client's redirect URI, submitted by a script the
+ * CSP allows by hash, or by its button without scripts.
+ *
+ * @example
+ * ```ts
+ * import { formPostPage } from "./pages.ts";
+ *
+ * const response = formPostPage("http://localhost:8000/auth/callback/mock", [["code", "c"], ["state", "s"]]);
+ * console.log(response.status); // 200
+ * ```
+ */
+export function formPostPage(action: string, fields: [string, string][]): Response {
+  const hidden = fields
+    .map(([name, value]) =>
+      `<input type="hidden" name="${escapeHTML(name)}" value="${escapeHTML(value)}">`
+    )
+    .join("");
+  const body = `${HEAD}<title>Signing in</title><style>${STYLE}</style>` +
+    `<main><form method="post" action="${escapeHTML(action)}">${hidden}` +
+    `<p>Returning to the application…</p><button type="submit">Continue</button></form></main>` +
+    `<script>${SUBMIT_SCRIPT}</script></html>`;
+  return new Response(body, {
+    status: 200,
+    headers: {
+      ...HTML_HEADERS,
+      "Content-Security-Policy":
+        `default-src 'none'; style-src 'unsafe-inline'; script-src '${SUBMIT_SCRIPT_HASH}'; frame-ancestors 'none'`,
+      "Referrer-Policy": "no-referrer",
+    },
+  });
+}
+
 /** An account label, `Name <email>` shown as the name over the address. */
 function accountText(label: string): string {
   const match = /^(.*) <([^<>]+)>$/.exec(label);

@@ -200,6 +200,14 @@ export interface MockProviderOptions {
   clock?: () => number;
   /** Add the RFC 9207 `iss` parameter to authorization responses; default `true`. */
   issueIss?: boolean;
+  /**
+   * How the returned `provider` asks for the authorization response:
+   * `"query"` (the default, a redirect) or `"form_post"` (an auto-submitting
+   * form that posts it cross-site to the callback, as Sign in with Apple
+   * does). Either way the mock answers each request in the `response_mode`
+   * it asks for.
+   */
+  responseMode?: "query" | "form_post";
   /** A fixed decision, or a function deciding per request; default `"approve"`. */
   decide?:
     | MockDecision

@@ -44,7 +44,16 @@ async function start(s: Setup, id = "mock", origin = APP): Promise<Response> {
 /** The mock's answer to the authorization request, as the fields it would post. */
 async function authorize(s: Setup, signIn: Response): Promise<URLSearchParams> {
   const answer = await s.mock.fetch(signIn.headers.get("Location")!);
-  return new URL(answer.headers.get("Location")!).searchParams;
+  // The mock answers response_mode=form_post with a page whose form posts the fields.
+  assert.equal(answer.status, 200);
+  const html = await answer.text();
+  const fields = new URLSearchParams();
+  for (
+    const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)
+  ) {
+    fields.append(name, value.replaceAll("&amp;", "&"));
+  }
+  return fields;
 }
 
 /** The provider page's cross-site POST to the callback. */

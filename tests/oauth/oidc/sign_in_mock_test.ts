@@ -406,3 +406,81 @@ Deno.test("a provider asking for openid without an issuer is refused at createAu
       error instanceof TypeError && /openid scope but has no issuer/.test(error.message),
   );
 });
+
+// form_post: the mock answers with a page whose form posts the response cross-site.
+
+/** The form a form_post page would submit: its action and fields. */
+async function postedForm(
+  response: Response,
+): Promise<{ action: string; fields: URLSearchParams }> {
+  const html = await response.text();
+  const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
+  assert.ok(action, "the page has a POST form");
+  const fields = new URLSearchParams();
+  for (
+    const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)
+  ) {
+    fields.append(name, value.replaceAll("&amp;", "&").replaceAll("&quot;", '"'));
+  }
+  return { action: action.replaceAll("&amp;", "&"), fields };
+}
+
+Deno.test("mock form_post: the provider asks for it and the posted response signs in", async () => {
+  const s = setup({ mock: { responseMode: "form_post" } });
+  assert.equal((s.mock.provider as { responseMode?: string }).responseMode, "form_post");
+  const authorization = await startSignIn(s.browser, s.mock.provider.id, "?redirectTo=%2Fhome");
+  assert.equal(authorization.searchParams.get("response_mode"), "form_post");
+  const page = await s.mock.fetch(authorization.href);
+  assert.equal(page.status, 200);
+  const html = await page.clone().text();
+  const script = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? "";
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script)),
+  );
+  const hash = btoa(String.fromCharCode(...digest));
+  // The page's one script is the one its CSP allows, so a browser submits the form.
+  assert.match(
+    page.headers.get("Content-Security-Policy") ?? "",
+    new RegExp(`script-src 'sha256-${hash.replace(/[+/]/g, "\\$&")}'`),
+  );
+  const { action, fields } = await postedForm(page);
+  assert.equal(new URL(action).pathname, `/auth/callback/${s.mock.provider.id}`);
+  assert.deepEqual([...fields.keys()].sort(), ["code", "iss", "state"]);
+  const response = await s.auth.handlers.ALL(
+    new Request(action, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: new URL(s.mock.provider.issuer!).origin,
+        Cookie: s.browser.cookieHeader(),
+      },
+      body: fields,
+    }),
+  );
+  s.browser.store(response);
+  assert.equal(response.headers.get("Location"), "/home");
+  assert.equal((await sessionUser(s.browser) as { sub?: string })?.sub, ADA.sub);
+});
+
+Deno.test("mock form_post: a denial is posted back as the error, and no session", async () => {
+  const s = setup({ mock: { responseMode: "form_post", decide: "deny" } });
+  const authorization = await startSignIn(s.browser, s.mock.provider.id, "?redirectTo=%2Fhome");
+  const { fields } = await postedForm(await s.mock.fetch(authorization.href));
+  assert.equal(fields.get("error"), "access_denied");
+  assert.equal(fields.get("code"), null);
+});
+
+Deno.test("mock: an unknown response_mode is refused back to the client", async () => {
+  const s = setup();
+  const authorization = await startSignIn(s.browser, s.mock.provider.id, "?redirectTo=%2Fhome");
+  authorization.searchParams.set("response_mode", "fragment");
+  const back = await authorizeAt(s.mock, authorization);
+  assert.equal(back.searchParams.get("error"), "invalid_request");
+});
+
+Deno.test("mock: a responseMode option other than query or form_post is a TypeError", () => {
+  assert.throws(
+    () => createMockProvider({ responseMode: "fragment" as "query" }),
+    TypeError,
+  );
+});

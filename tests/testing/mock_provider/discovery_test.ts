@@ -21,7 +21,7 @@ Deno.test("discovery serves the OpenID Provider metadata of the issuer", async (
     userinfo_endpoint: "http://mock-oauth.localhost/userinfo",
     jwks_uri: "http://mock-oauth.localhost/jwks",
     response_types_supported: ["code"],
-    response_modes_supported: ["query"],
+    response_modes_supported: ["query", "form_post"],
     grant_types_supported: ["authorization_code"],
     subject_types_supported: ["public"],
     id_token_signing_alg_values_supported: ["ES256"],
