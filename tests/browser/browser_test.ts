@@ -16,6 +16,8 @@ import { stageApp } from "../support/npm_package.ts";
 import { REPO_ROOT, type RunningServer, startServer } from "../support/server.ts";
 import { missingTool, toolPath } from "../support/tools.ts";
 import { demoPassword } from "../runtimes/_demo_flow.ts";
+import { createAuth } from "../../mod.ts";
+import { createMockProvider, type MockProvider } from "../../testing.ts";
 
 const SCREENSHOTS = `${REPO_ROOT}/.out/screenshots`;
 // A secret from the developer's shell must not leak into the test servers.
@@ -298,5 +300,61 @@ Deno.test({
         await screenshot(page, "demo_consent_denied");
         assert.deepEqual(problems, []);
       }));
+  },
+});
+
+Deno.test({
+  name:
+    "chromium, form_post: the mock's page posts the response to the callback by itself and signs in",
+  ignore: missingTool("chromium"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    // The app and the mock on two loopback ports: two origins of one site, as a provider
+    // on another origin posts to the app (its CSP allows only the page's own script).
+    const holder: { mock?: MockProvider } = {};
+    const provider = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      (request) => holder.mock!.handler(request),
+    );
+    const mock = holder.mock = createMockProvider({
+      baseURL: `http://127.0.0.1:${provider.addr.port}`,
+      responseMode: "form_post",
+      users: [{ sub: "mock-grace", name: "Grace Hopper", email: "grace@example.com" }],
+    });
+    const auth = createAuth({
+      oauth: [mock.provider],
+      secret: "browser-form-post-secret-0123456789abcdef",
+      logger: false,
+    });
+    const app = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      (request) =>
+        new URL(request.url).pathname.startsWith("/auth/")
+          ? auth.handlers.ALL(request)
+          : new Response("<!doctype html><title>done</title><p id=done>done</p>", {
+            headers: { "Content-Type": "text/html; charset=utf-8" },
+          }),
+    );
+    const origin = `http://127.0.0.1:${app.addr.port}`;
+    try {
+      await withBrowser(async (open) => {
+        const { page, problems } = await open();
+        const posts: string[] = [];
+        page.on("request", (request) => {
+          if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
+        });
+        await page.goto(`${origin}/auth/signIn/mock?redirectTo=%2Fdone`);
+        await page.waitForSelector("#done");
+        assert.equal(new URL(page.url()).pathname, "/done");
+        assert.deepEqual(posts, ["/auth/callback/mock"]);
+        const session = await page.evaluate(async () => (await fetch("/auth/session")).json());
+        assert.equal(session?.user?.sub, "mock-grace");
+        assert.deepEqual(problems, []);
+      });
+    } finally {
+      await app.shutdown();
+      await provider.shutdown();
+    }
   },
 });
