@@ -54,10 +54,10 @@ function respond(
   base: HeaderList,
   out: ResponseHeaders | undefined,
 ): Response {
-  // The constructor copies the list, so the shared base list can be handed over as is.
-  let headers = base as [string, string][];
-  if (out && (out.headers.length > 0 || out.setCookies.length > 0)) {
-    headers = [...base as [string, string][], ...out.headers];
+  // A new list every time: a Response implementation may keep the very list it was given.
+  const headers = base.slice() as [string, string][];
+  if (out) {
+    for (const header of out.headers) headers.push(header);
     for (const line of out.setCookies) headers.push(["Set-Cookie", line]);
   }
   return new Response(body, { status, headers });

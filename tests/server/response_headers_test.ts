@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { createMockProvider } from "../../testing.ts";
 import { Browser, makeAuth, ORIGIN } from "./_helpers.ts";
+import { jsonResponse } from "../../src/http.ts";
 
 const SESSION = "service-stack.session_token";
 const CSRF = "service-stack.csrf_token";
@@ -247,5 +248,29 @@ Deno.test("headers: no response body echoes a request header value", async () =>
     for (const value of [...Object.values(ODD), "abc123", "evil.example", "%%%"]) {
       assert.ok(!text.includes(value), `body echoes ${value}: ${text}`);
     }
+  }
+});
+
+Deno.test("a response's header list is its own: what one collected never shows in the next", () => {
+  const lists: unknown[] = [];
+  const RealResponse = globalThis.Response;
+  // A Response that keeps the list it was given, as some implementations do.
+  globalThis.Response = class extends RealResponse {
+    constructor(body?: BodyInit | null, init?: ResponseInit) {
+      super(body, init);
+      lists.push(init?.headers);
+    }
+  } as typeof Response;
+  try {
+    const first = jsonResponse({ setCookies: ["a=1"], headers: [["Vary", "Origin"]] }, {}, 200);
+    const second = jsonResponse(undefined, {}, 200);
+    (lists[0] as [string, string][]).push(["X-Leak", "1"]);
+    const third = jsonResponse(undefined, {}, 200);
+    assert.equal(first.headers.get("Set-Cookie"), "a=1");
+    assert.equal(second.headers.get("Set-Cookie"), null);
+    assert.equal(third.headers.get("X-Leak"), null);
+    assert.notEqual(lists[1], lists[2]);
+  } finally {
+    globalThis.Response = RealResponse;
   }
 });
