@@ -59,16 +59,10 @@ class RequestContext implements HttpContext {
 
   constructor(ctx: AuthContext, readonly request: Request, target: RequestTarget) {
     this.#ctx = ctx;
-    if (ctx.publicOrigin === undefined && !ctx.trustProxyHeaders) {
-      // What requestOrigin gives without proxy headers, without its result object.
-      this.origin = target.origin;
-      this.secure = target.protocol === "https:";
-    } else {
-      const { origin, secure } = ctx.publicOrigin ??
-        requestOrigin(request, { url: target, trustProxyHeaders: ctx.trustProxyHeaders });
-      this.origin = origin;
-      this.secure = secure;
-    }
+    const { origin, secure } = ctx.publicOrigin ??
+      requestOrigin(request, { url: target, trustProxyHeaders: ctx.trustProxyHeaders });
+    this.origin = origin;
+    this.secure = secure;
     this.pathname = target.pathname;
     this.jar = this.secure ? ctx.jars.https : ctx.jars.http;
     this.cookies = parseCookies(request.headers.get("Cookie"));

@@ -12,9 +12,6 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 interface NativeBase64 {
   toBase64?: (options: { alphabet: "base64url"; omitPadding: boolean }) => string;
 }
-interface NativeBase64Constructor {
-  fromBase64?: (text: string, options: { alphabet: "base64url" }) => Uint8Array;
-}
 interface NativeBase64Target {
   setFromBase64?: (
     text: string,
@@ -22,7 +19,6 @@ interface NativeBase64Target {
   ) => { read: number; written: number };
 }
 const nativeEncode = typeof (Uint8Array.prototype as NativeBase64).toBase64 === "function";
-const fromBase64 = (Uint8Array as NativeBase64Constructor).fromBase64;
 const nativeInto = typeof (Uint8Array.prototype as NativeBase64Target).setFromBase64 === "function";
 const LOOSE = { alphabet: "base64url" } as const;
 /** Below this length the JavaScript decoder is as fast as the native one. */
@@ -80,20 +76,8 @@ export function encodeBase64UrlPortable(bytes: Uint8Array): string {
  * ```
  */
 export function decodeBase64Url(text: string): Uint8Array {
-  const len = text.length;
-  const rem = len % 4;
-  if (rem === 1) throw invalid();
-  if (fromBase64 === undefined || len < NATIVE_DECODE_MIN) return decodeBase64UrlPortable(text);
-  let out: Uint8Array;
-  try {
-    out = fromBase64(text, LOOSE);
-  } catch {
-    throw invalid();
-  }
-  // Loose decoding skips whitespace and stops at padding; either makes the output shorter.
-  if (out.length !== (len * 3) >> 2) throw invalid();
-  // It also ignores the unused bits of the last character, which must be zero.
-  if (rem !== 0 && DECODE[text.charCodeAt(len - 1) & 127] & (rem === 2 ? 15 : 3)) throw invalid();
+  const out = new Uint8Array(decodedBase64UrlLength(text));
+  decodeBase64UrlInto(text, out, 0);
   return out;
 }
 

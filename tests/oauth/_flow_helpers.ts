@@ -122,6 +122,28 @@ export async function authorizeAt(mock: MockProvider, authorizationURL: URL): Pr
   return new URL(response.headers.get("Location")!);
 }
 
+/**
+ * The form a `form_post` page (the mock's) would submit: its action and its
+ * hidden fields, unescaped.
+ */
+export async function postedForm(
+  page: Response,
+): Promise<{ action: string; fields: URLSearchParams }> {
+  const unescape = (text: string) =>
+    text.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  const html = await page.text();
+  const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
+  assert.ok(action, "the page has a POST form");
+  const fields = new URLSearchParams();
+  for (
+    const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)
+  ) {
+    fields.append(unescape(name), unescape(value));
+  }
+  return { action: unescape(action), fields };
+}
+
 /** Path and query of a URL, for {@link Browser.get}. */
 export function pathOf(url: URL): string {
   return `${url.pathname}${url.search}`;

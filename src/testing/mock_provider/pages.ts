@@ -93,6 +93,15 @@ export function errorPage(error: string, description: string): Response {
   return new Response(body, { status: 400, headers: HTML_HEADERS });
 }
 
+/** Hidden form fields, escaped. */
+function hiddenInputs(fields: [string, string][]): string {
+  return fields
+    .map(([name, value]) =>
+      `<input type="hidden" name="${escapeHTML(name)}" value="${escapeHTML(value)}">`
+    )
+    .join("");
+}
+
 /** The one script any mock page runs: it submits the form_post page's form. */
 const SUBMIT_SCRIPT = "document.forms[0].submit();";
 /** Its CSP hash, `sha256` of {@link SUBMIT_SCRIPT} in base64. */
@@ -112,11 +121,7 @@ const SUBMIT_SCRIPT_HASH = "sha256-8lDeP0UDwCO6/RhblgeH/ctdBzjVpJxrXizsnIk3cEQ="
  * ```
  */
 export function formPostPage(action: string, fields: [string, string][]): Response {
-  const hidden = fields
-    .map(([name, value]) =>
-      `<input type="hidden" name="${escapeHTML(name)}" value="${escapeHTML(value)}">`
-    )
-    .join("");
+  const hidden = hiddenInputs(fields);
   const body = `${HEAD}<title>Signing in</title><style>${STYLE}</style>` +
     `<main><form method="post" action="${escapeHTML(action)}">${hidden}` +
     `<p>Returning to the application…</p><button type="submit">Continue</button></form></main>` +
@@ -174,11 +179,7 @@ export interface ConsentPageInput {
  * ```
  */
 export function consentPage(input: ConsentPageInput): Response {
-  const hidden = Object.entries(input.params)
-    .map(([name, value]) =>
-      `<input type="hidden" name="${escapeHTML(name)}" value="${escapeHTML(value)}">`
-    )
-    .join("");
+  const hidden = hiddenInputs(Object.entries(input.params));
   const accounts = input.accounts
     .map(([sub, label]) =>
       `<label class="account"><input type="radio" name="user" value="${escapeHTML(sub)}"${

@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { type AuthConfig, createAuth } from "../../../mod.ts";
 import { createMockProvider, type MockProvider } from "../../../testing.ts";
-import { assertNoSession, clearedCookies, SECRET, setCookies } from "../_flow_helpers.ts";
+import {
+  assertNoSession,
+  clearedCookies,
+  postedForm,
+  SECRET,
+  setCookies,
+} from "../_flow_helpers.ts";
 
 const APP = "https://app.example";
 const MOCK_ORIGIN = "http://mock-oauth.localhost";
@@ -46,14 +52,7 @@ async function authorize(s: Setup, signIn: Response): Promise<URLSearchParams> {
   const answer = await s.mock.fetch(signIn.headers.get("Location")!);
   // The mock answers response_mode=form_post with a page whose form posts the fields.
   assert.equal(answer.status, 200);
-  const html = await answer.text();
-  const fields = new URLSearchParams();
-  for (
-    const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)
-  ) {
-    fields.append(name, value.replaceAll("&amp;", "&"));
-  }
-  return fields;
+  return (await postedForm(answer)).fields;
 }
 
 /** The provider page's cross-site POST to the callback. */

@@ -15,6 +15,7 @@ import {
   Browser,
   getSession,
   pathOf,
+  postedForm,
   SECRET,
   setCookies,
   startSignIn,
@@ -408,22 +409,6 @@ Deno.test("a provider asking for openid without an issuer is refused at createAu
 });
 
 // form_post: the mock answers with a page whose form posts the response cross-site.
-
-/** The form a form_post page would submit: its action and fields. */
-async function postedForm(
-  response: Response,
-): Promise<{ action: string; fields: URLSearchParams }> {
-  const html = await response.text();
-  const action = /<form method="post" action="([^"]+)">/.exec(html)?.[1];
-  assert.ok(action, "the page has a POST form");
-  const fields = new URLSearchParams();
-  for (
-    const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)
-  ) {
-    fields.append(name, value.replaceAll("&amp;", "&").replaceAll("&quot;", '"'));
-  }
-  return { action: action.replaceAll("&amp;", "&"), fields };
-}
 
 Deno.test("mock form_post: the provider asks for it and the posted response signs in", async () => {
   const s = setup({ mock: { responseMode: "form_post" } });
