@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-const assertEquals = assert.deepStrictEqual;
+const assertEquals: typeof assert.deepStrictEqual = assert.deepStrictEqual;
 import { joseForPurpose } from "../../jose.ts";
 import {
   emailCodeMatches,
