@@ -19,10 +19,13 @@ export type {
   AuthConfig,
   AuthEvents,
   Credentials,
+  EmailConfig,
   OAuthProviderEntry,
+  PasswordReset,
   SignInParams,
   UserInput,
 } from "./src/config.ts";
+export type { EmailMessage, EmailMessageKind } from "./src/config/email.ts";
 export type {
   AuthAPI,
   ListSessionsOptions,

@@ -80,17 +80,19 @@ export async function sealEmailToken(
 }
 
 /**
- * Opens an email token of the expected kind; `null` when it is forged,
- * tampered with, expired, malformed or of another kind.
+ * Opens an email token of the expected kind (or one of the expected kinds);
+ * `null` when it is forged, tampered with, expired, malformed or of another
+ * kind.
  */
 export async function openEmailToken(
   jose: Jose,
   token: unknown,
-  kind: EmailTokenKind,
+  kind: EmailTokenKind | readonly EmailTokenKind[],
 ): Promise<EmailToken | null> {
   if (typeof token !== "string" || token.length === 0 || token.length > 4096) return null;
   try {
-    return toEmailToken(await jose.decodeJWT(token), kind);
+    // Our own expiry is exact: the JOSE clock tolerance must not stretch a one-time link.
+    return toEmailToken(await jose.decodeJWT(token, { clockTolerance: 0 }), kind);
   } catch {
     return null;
   }
@@ -100,9 +102,16 @@ function optionalString(value: unknown): value is string | undefined {
   return value === undefined || (typeof value === "string" && value.length > 0);
 }
 
-function toEmailToken(claims: Record<string, unknown>, kind: EmailTokenKind): EmailToken | null {
+function toEmailToken(
+  claims: Record<string, unknown>,
+  expected: EmailTokenKind | readonly EmailTokenKind[],
+): EmailToken | null {
   const { pur, em, jti, exp, sub, rt, pe } = claims;
-  if (pur !== kind || !KINDS.includes(kind)) return null;
+  const kinds: readonly string[] = typeof expected === "string" ? [expected] : expected;
+  if (typeof pur !== "string" || !kinds.includes(pur) || !KINDS.includes(pur as EmailTokenKind)) {
+    return null;
+  }
+  const kind = pur as EmailTokenKind;
   if (typeof em !== "string" || em.length === 0 || typeof jti !== "string" || jti.length < 16) {
     return null;
   }

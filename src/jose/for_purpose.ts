@@ -55,7 +55,7 @@ function loneKeyKind(key: unknown): "encryption" | "hmac" | "asymmetric" | undef
 }
 
 /** The mode tokens of a purpose get with this key: see {@link joseForPurpose}. */
-function modeFor(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWTMode {
+export function purposeMode(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWTMode {
   if (purpose === "session") return sessionMode;
   const kind = loneKeyKind(key);
   if (kind === "encryption") return "encrypted";
@@ -129,7 +129,7 @@ export function joseForPurpose(key: JWTKey | readonly JWTKey[], options: Purpose
   const first = Array.isArray(key) ? key[0] : key;
   const checked = checkOptions({
     ...options,
-    mode: modeFor(first, purpose, options.mode ?? "sealed"),
+    mode: purposeMode(first, purpose, options.mode ?? "sealed"),
   });
   const sources = resolveKeySources(key, checked.mode, {
     salt: options.salt,
