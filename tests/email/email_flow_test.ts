@@ -488,3 +488,30 @@ Deno.test("without email configured the email routes are 404", async () => {
     assert.equal(response.status, 404, path);
   }
 });
+
+Deno.test("Origin null passes only when the browser's Sec-Fetch-Site says same-origin", async () => {
+  const { auth, outbox } = emailAuth();
+  await askSignIn(new Browser(auth.handlers.ALL), "ada@example.com");
+  const token = outbox.lastToken();
+  const post = (headers: Record<string, string>) =>
+    auth.handlers.ALL(
+      new Request("http://localhost:8000/auth/callback/email", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams({ token }).toString(),
+      }),
+    );
+  for (
+    const headers of [
+      { Origin: "null" },
+      { Origin: "null", "Sec-Fetch-Site": "cross-site" },
+      { Origin: "null", "Sec-Fetch-Site": "same-site" },
+      { Origin: "https://evil.example", "Sec-Fetch-Site": "same-origin" },
+    ]
+  ) {
+    const refused = await post(headers);
+    assert.equal(refused.status, 403, JSON.stringify(headers));
+  }
+  const accepted = await post({ Origin: "null", "Sec-Fetch-Site": "same-origin" });
+  assert.equal(accepted.status, 302);
+});
