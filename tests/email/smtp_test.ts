@@ -146,14 +146,20 @@ Deno.test({
       const browser = await chromium.launch({
         executablePath: toolPath("chromium"),
         headless: true,
-        args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--no-first-run",
+        ],
         timeout: 30_000,
       });
       try {
         const context = await browser.newContext();
         const page = await context.newPage();
         // The browser's own cookies, read outside the page (its CSP allows no fetch).
-        const session = async () => await (await context.request.get(`${origin}/auth/session`)).json();
+        const session = async () =>
+          await (await context.request.get(`${origin}/auth/session`)).json();
         page.setDefaultTimeout(10_000);
         await page.goto(link);
         assert.equal(await page.title(), "Sign in");
