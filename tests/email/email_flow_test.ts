@@ -502,7 +502,7 @@ Deno.test("Origin null passes only when the browser's Sec-Fetch-Site says same-o
       }),
     );
   for (
-    const headers of [
+    const headers of <Record<string, string>[]> [
       { Origin: "null" },
       { Origin: "null", "Sec-Fetch-Site": "cross-site" },
       { Origin: "null", "Sec-Fetch-Site": "same-site" },

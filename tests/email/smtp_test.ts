@@ -53,7 +53,11 @@ async function startSmtp(): Promise<{ port: number; inbox: Received[]; close(): 
   });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(server.server.address().port));
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.server.address();
+      if (address === null || typeof address === "string") reject(new Error("no port"));
+      else resolve(address.port);
+    });
   });
   return {
     port,
