@@ -71,7 +71,7 @@ function isFactorShape(factor: unknown): factor is TwoFactorFactor {
  *
  * @param sealer The JOSE object of the two-factor purpose.
  * @param factor The factor, with the `sub` it belongs to.
- * @returns The sealed factor, about 900 characters with ten backup codes.
+ * @returns The sealed factor, about 1,000 characters with ten backup codes.
  * @throws {TypeError} For a malformed factor.
  *
  * @example
