@@ -9,35 +9,20 @@
  * user, each backup code per user, and the pending sign-in itself is
  * consumed once it has made a session.
  *
- * How the routes use this module (`sealer` is the JOSE object of the
- * two-factor purpose, `store` the configured store):
+ * `operations.ts` composes these into the steps the routes call
+ * (`verifySecondStep` and the rest); the order matters and is kept there:
+ * open the cookie, count the try, open the factor, check the answer and mark
+ * it used (`consumeTotpStep` / `consumeBackupCode`), then
+ * `finishPendingSignIn`.
  *
- * After a first factor, when `twoFactor.load(sub)` returns a string:
- * ```text
- * { value } = await sealPendingSignIn(sealer, { sub, provider, user, redirectTo })
- * set-cookie two_factor=value (HttpOnly, Secure, SameSite=Lax, Max-Age=300); no session
- * ```
- * `POST /twoFactor/verify` `{ code }` or `{ backupCode }`:
- * ```text
- * pending = await openPendingSignIn(sealer, cookie)        TwoFactorError -> 400, clear cookie
- * if (!await countCodeAttempt(store, pending)) -> 400 access_denied, clear cookie (6th try)
- * factor = await openFactor(sealer, { sub: pending.sub, sealed: await load(pending.sub) })
- *                                                          null or TwoFactorError -> refuse
- * code:       step = await verifyTotp(factor.secret, code, now)
- *             ok = step !== null && await consumeTotpStep(store, { sub, step })
- * backupCode: index = await verifyBackupCode(factor.backupCodeHashes, backupCode)
- *             ok = index !== null &&
- *               await consumeBackupCode(store, { sub, hash: factor.backupCodeHashes[index] })
- *             if ok: await save(sub, await sealFactor(sealer, removeBackupCode(factor, index)))
- * !ok -> 400 invalid_grant (the cookie stays: the counter ends it after 5 tries)
- * if (!await finishPendingSignIn(store, pending)) -> refuse (this cookie already signed in)
- * make the session from pending.user / pending.provider, clear the cookie, go to redirectTo
- * ```
- * `POST /twoFactor/enroll` -> `sealPendingEnrollment(sealer, { sub, secret })` in a cookie;
- * `POST /twoFactor/confirm` -> `openPendingEnrollment(sealer, { sub, value })` with the
- * session's sub, `verifyTotp` + `consumeTotpStep`, then `generateBackupCodes`, `sealFactor`,
- * `save`. `POST /twoFactor/disable` -> `verifyTotp` + `consumeTotpStep`, then `save(sub, null)`;
- * rate-limit it per user with `store.hit` as the other code routes are.
+ * Wiring: after a first factor, when `twoFactor.load(sub)`
+ * returns a string, no session is made; instead
+ * `sealPendingSignIn(sealer, { sub, provider, user, redirectTo })` goes into
+ * the `two_factor` cookie (HttpOnly, Secure, SameSite=Lax, Max-Age=300,
+ * path `{basePath}`), and `POST /twoFactor/verify` calls `verifySecondStep`
+ * with that cookie; on success it makes the session from `pending.user` and
+ * clears the cookie. The enrollment cookie holds `sealPendingEnrollment`
+ * between `POST /twoFactor/enroll` and `/confirm` (10 minutes).
  *
  * @module
  */
@@ -325,6 +310,38 @@ export async function finishPendingSignIn(
 ): Promise<boolean> {
   const ttl = Math.max(1, Math.ceil(pending.exp - nowOf(options))) + CLOCK_SLACK_SECONDS;
   return await store.consume(`2fa-done:${pending.id}`, ttl);
+}
+
+/**
+ * Counts one try to turn two-factor off for a user (a stolen session must
+ * not get to guess codes freely): {@link MAX_CODE_ATTEMPTS} per five minutes.
+ *
+ * @param store The configured store.
+ * @param user The signed-in user.
+ * @returns `true` when this try may check its code; `false` when the user must wait.
+ * @throws {TypeError} For a malformed sub.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "../store/memory.ts";
+ * import { countDisableAttempt } from "./pending.ts";
+ * const store = memoryStore();
+ * await countDisableAttempt(store, { sub: "user-1" }); // true, four more times, then false
+ * ```
+ */
+export async function countDisableAttempt(
+  store: TwoFactorStore,
+  user: { sub: string },
+): Promise<boolean> {
+  const sub = user?.sub;
+  if (!isSub(sub)) {
+    throw new TypeError("The sub is not a string of 1 to 256 characters; expected the user's id.");
+  }
+  const { count } = await store.hit(
+    await userKey("2fa-disable", "tries", sub),
+    PENDING_SIGN_IN_SECONDS,
+  );
+  return count <= MAX_CODE_ATTEMPTS;
 }
 
 /**
