@@ -98,6 +98,15 @@ Deno.test("hotp refuses bad counters, digit counts and keys", async () => {
     ["sign"],
   );
   await assert.rejects(() => hotp(sha256, 0), TypeError);
+  const verifyOnly = await crypto.subtle.importKey(
+    "raw",
+    RFC_SECRET,
+    { name: "HMAC", hash: "SHA-1" },
+    false,
+    ["verify"],
+  );
+  await assert.rejects(() => hotp(verifyOnly, 0), TypeError);
+  await assert.rejects(() => importHotpKey("12345678901234567890" as never), TypeError);
 });
 
 function randomBytes(rng: () => number, length: number): Uint8Array<ArrayBuffer> {
