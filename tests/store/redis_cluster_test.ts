@@ -286,6 +286,76 @@ for (const flavor of [nodeRedis, ioredis]) {
   });
 }
 
+/** A client that passes every command to `connection` and records its command and key. */
+function recording(connection: Connection, flavor: Flavor) {
+  const log: string[] = [];
+  const note = (args: string[]) => {
+    // EVAL's key is its fourth word; the others' their second.
+    const key = args[0] === "EVAL" ? args[3] : args[1];
+    log.push(`${args[0]} ${key.slice(PREFIX.length)}`);
+  };
+  const client: RedisClient = flavor === ioredis
+    ? {
+      call(command: string, ...args: string[]) {
+        note([command, ...args]);
+        return connection.command(args[0], [command, ...args]);
+      },
+    }
+    : {
+      masters: [],
+      sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]) {
+        // A replica may lag behind: a store read must never be sent as read-only.
+        if (isReadonly !== false) throw new Error(`isReadonly ${isReadonly} for ${args[0]}`);
+        if (firstKey === undefined) throw new Error(`no key for ${args[0]}`);
+        note(args);
+        return connection.command(firstKey, args);
+      },
+    };
+  return { client, log };
+}
+
+for (const flavor of [nodeRedis, ioredis]) {
+  const label = `redis cluster (${flavor.name})`;
+
+  Deno.test({
+    name: `${label}: a session is written before its index entry and removed before it`,
+    ignore: noCluster,
+    fn: () =>
+      withCluster(flavor, async ({ raw }) => {
+        const { client, log } = recording(raw, flavor);
+        const s = redisStore(client);
+        await s.saveSession(session("s1", "user-1"));
+        await s.saveSession(session("s2", "user-1"));
+        await s.deleteSession("s1");
+        await s.deleteSessions("user-1");
+        assert.deepEqual(log, [
+          "EVAL session:s1",
+          "EVAL user:user-1",
+          "EVAL session:s2",
+          "EVAL user:user-1",
+          "EVAL session:s1",
+          "ZREM user:user-1",
+          "EVAL user:user-1",
+          "EVAL session:s2",
+          "ZREM user:user-1",
+        ]);
+        assert.equal(await s.getSession("s2"), null);
+      }),
+  });
+
+  Deno.test({
+    name: `${label}: saveSession rejects when the session cannot join its user's index`,
+    ignore: noCluster,
+    fn: () =>
+      withCluster(flavor, async ({ raw, store }) => {
+        // The index key holds another type: the second step fails.
+        const index = `${PREFIX}user:user-1`;
+        await raw.command(index, ["SET", index, "not an index"]);
+        await assert.rejects(store().saveSession(session("s1", "user-1")), /WRONGTYPE/);
+      }),
+  });
+}
+
 Deno.test({
   name: "redis cluster: node-redis v4 createCluster and ioredis v5 Cluster work too",
   ignore: noCluster,
