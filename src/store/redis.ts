@@ -85,7 +85,12 @@ const DEFAULT_PREFIX = "service-stack:";
 // Printable, no spaces, no braces: a brace would make a Redis Cluster hash tag of the prefix.
 const PREFIX_PATTERN = /^[^\s\p{Cc}{}]{1,100}$/u;
 
-/** The names of every key the store writes: the one place that builds them. */
+/**
+ * The names of every key the store writes: the one place that builds them. A
+ * new kind of key gets a function here; keys that one script must change
+ * together need a shared hash tag (e.g. `{<sub>}` in both), since a cluster
+ * refuses a script whose keys lie in different slots.
+ */
 interface KeyLayout {
   session(id: string): string;
   user(sub: string): string;

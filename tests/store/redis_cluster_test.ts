@@ -14,6 +14,7 @@ import { createCluster as createClusterV4 } from "npm:redis@4";
 // deno-lint-ignore no-import-prefix -- the previous ioredis major.
 import { Cluster as ClusterV5 } from "npm:ioredis@5";
 import { type RedisClient, redisStore } from "../../redis.ts";
+import { assertNoSession, Browser, makeAuth } from "../server/_helpers.ts";
 import {
   missingClusterTools,
   type RedisCluster,
@@ -352,6 +353,46 @@ for (const flavor of [nodeRedis, ioredis]) {
         const index = `${PREFIX}user:user-1`;
         await raw.command(index, ["SET", index, "not an index"]);
         await assert.rejects(store().saveSession(session("s1", "user-1")), /WRONGTYPE/);
+      }),
+  });
+}
+
+for (const flavor of [nodeRedis, ioredis]) {
+  const label = `redis cluster (${flavor.name})`;
+
+  Deno.test({
+    name: `${label}: through createAuth, two instances sign in, share the throttle and revoke`,
+    ignore: noCluster,
+    fn: () =>
+      withCluster(flavor, async ({ store, otherInstance }) => {
+        const [a, b] = [store(), await otherInstance!()].map((s) =>
+          makeAuth({ session: { store: s } })
+        );
+        const read = (cookie: string) =>
+          b.handlers.ALL(
+            new Request("http://localhost:8000/auth/session", { headers: { Cookie: cookie } }),
+          );
+        const browser = new Browser(a.handlers.ALL);
+        // Before the cluster layout every sign-in on a cluster answered 503.
+        assert.equal((await browser.signIn()).status, 200);
+        const cookie = browser.cookieHeader();
+        assert.equal((await (await read(cookie)).json())?.user?.sub, "user-1");
+        await browser.fetch("POST", "/auth/signOut", {
+          headers: { "X-CSRF-Token": await browser.csrf() },
+        });
+        await assertNoSession(await read(cookie));
+
+        // Five failures spread over both instances lock the username on either.
+        for (let i = 0; i < 5; i++) {
+          const failing = new Browser((i % 2 === 0 ? a : b).handlers.ALL);
+          const response = await failing.fetch("POST", "/auth/signIn/credentials", {
+            json: { username: "ada", password: "wrong" },
+            headers: { "X-CSRF-Token": await failing.csrf() },
+          });
+          assert.equal(response.status, 401);
+        }
+        const locked = new Browser(b.handlers.ALL);
+        assert.equal((await locked.signIn()).status, 429);
       }),
   });
 }
