@@ -10,7 +10,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { browserFailure, withError } from "../core/browser_failure.ts";
+import { browserFailure, withPlainError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
 import { readSession } from "../core/session.ts";
 import { claimOAuthState } from "../core/single_use.ts";
@@ -76,7 +76,7 @@ export async function callbackRoute(
   }
 }
 
-/** Lands on the flow's target with the error in its query, and logs it. */
+/** Lands on the flow's target with the error (a plain sentence) in its query, and logs it. */
 function failed(
   ctx: AuthContext,
   http: HttpContext,
@@ -86,9 +86,13 @@ function failed(
   ctx.logger.log(
     "warn",
     "oauth callback failed",
-    clientDetails(ctx, http, { provider: failure.provider.id, error: error.code }),
+    clientDetails(ctx, http, {
+      provider: failure.provider.id,
+      error: error.code,
+      description: error.description,
+    }),
   );
-  return redirectResponse(http, withError(failure.flow.redirectTo, error));
+  return redirectResponse(http, withPlainError(failure.flow.redirectTo, error, http));
 }
 
 /** Whether the request carries a valid session; a failing store counts as none (fail closed). */
