@@ -30,6 +30,7 @@ import { type PageSettings, resolvePages } from "./config/pages.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
+import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
 import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
@@ -181,6 +182,8 @@ export interface AuthContext
   readonly sessionCache: SessionCache;
   /** OpenID Connect: the instance's discovery and JWKS caches. */
   readonly oidc: OIDCSettings;
+  /** The deadline for reading a request body (`BODY_TIMEOUT_MS`; shorter in tests). */
+  readonly bodyTimeoutMs: number;
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -310,5 +313,6 @@ export function buildContext(config: AuthConfig): AuthContext {
     fetch: fetchFn,
     sessionCache: new SessionCache(),
     oidc,
+    bodyTimeoutMs: BODY_TIMEOUT_MS,
   });
 }

@@ -2,12 +2,14 @@
  * The request pipeline: route (404/405), CORS preflight, `Origin` (403;
  * not for a route that takes any origin, the `form_post` callback), then the
  * route. Every failure becomes an RFC 6749 error body through the
- * one error wrapper; nothing unexpected escapes as anything but a logged 500.
+ * one error wrapper (an HTML page for a browser's plain form post); nothing
+ * unexpected escapes as anything but a logged 500.
  *
  * @module
  */
 
 import type { AuthContext } from "./config.ts";
+import { failureResponse } from "./core/browser_failure.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { emptyResponse, errorResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
@@ -34,7 +36,7 @@ export function createHandler(ctx: AuthContext, only?: Method): Handler {
     try {
       return await dispatch(ctx, http, only);
     } catch (error) {
-      return errorResponse(http, toAuthError(error, ctx.logger, "request handler"));
+      return await failureResponse(http, toAuthError(error, ctx.logger, "request handler"));
     }
   };
 }

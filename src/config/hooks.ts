@@ -36,7 +36,11 @@ export interface AuthCallbacks<U extends User = User> {
   signIn?: (params: SignInParams<U>) => U | null | Promise<U | null>;
 }
 
-/** `events`: called after the fact, for audit logs. Errors are logged and never change the response. */
+/**
+ * `events`: called after the fact, for audit logs. Errors are logged and
+ * never change the response; the response waits for a handler at most 1.5 s,
+ * then goes out and the late handler is logged (by the event's name).
+ */
 export interface AuthEvents<U extends User = User> {
   /** A user signed in (OAuth or credentials). */
   signIn?: (event: { user: U; provider: string; request: Request }) => void | Promise<void>;
@@ -61,12 +65,21 @@ const EVENT_NAMES: readonly AuthEventName[] = [
   "sessionRevoked",
 ];
 
+/**
+ * How long a response waits for an event handler, in milliseconds: events
+ * never change the response, so a handler that hangs is logged and left
+ * behind instead of holding the response.
+ */
+export const EVENT_TIMEOUT_MS = 1500;
+
 /** The resolved hooks. */
 export interface HookSettings {
   /** `callbacks.signIn`. */
   readonly signInHook?: (params: SignInParams) => unknown;
   /** The event handlers given. */
   readonly events: Readonly<AuthEvents>;
+  /** How long a response waits for an event handler ({@link EVENT_TIMEOUT_MS}; shorter in tests). */
+  readonly eventTimeoutMs: number;
 }
 
 /** Resolves `callbacks` and `events`. */
@@ -87,5 +100,6 @@ export function resolveHooks(options: { callbacks?: unknown; events?: unknown })
   return Object.freeze({
     signInHook: isRecord(callbacks) ? callbacks.signIn as HookSettings["signInHook"] : undefined,
     events: Object.freeze({ ...(isRecord(events) ? events as AuthEvents : {}) }),
+    eventTimeoutMs: EVENT_TIMEOUT_MS,
   });
 }

@@ -13,6 +13,7 @@ import type { Jose } from "../../jose.ts";
 import { clearCookieLines } from "../cookies/chunks.ts";
 import type { CookieAttributes, CookieJar, CookieSpec } from "../cookies/jar.ts";
 import { serializeCookie } from "../cookies/serialize.ts";
+import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { randomToken } from "./pkce.ts";
 
 /** The values one flow carries from sign-in to callback. */
@@ -123,6 +124,17 @@ export async function openFlowCookies(
   };
   if (state.nonce !== undefined) values.nonce = state.nonce;
   return values;
+}
+
+/**
+ * Whether an authorization response answers this flow: it carries the
+ * flow's `state` exactly once (compared in constant time). Only such a
+ * response may end the flow (clear its cookies, use up its state): any site
+ * can send a browser to the callback with a state of its own.
+ */
+export function answersFlow(params: URLSearchParams, flow: FlowValues): boolean {
+  const states = params.getAll("state");
+  return states.length === 1 && timingSafeEqual(states[0], flow.state);
 }
 
 /** Set-Cookie lines that remove every flow cookie. */
