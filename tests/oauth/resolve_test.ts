@@ -194,6 +194,27 @@ Deno.test("a custom provider without scope is refused", () => {
   invalid(rest, /scope/);
 });
 
+Deno.test("a provider with an issuer and an endpoint given by hand still needs a scope", () => {
+  const { scope: _, ...rest } = FAKE;
+  invalid(
+    { ...rest, issuer: "https://fake.example" },
+    /needs a string "scope" when its endpoints are given by hand; expected/,
+  );
+  const { authorizeURL: __, accessToken: ___, ...userInfoOnly } = rest;
+  invalid({ ...userInfoOnly, issuer: "https://fake.example" }, /scope/);
+});
+
+Deno.test("an issuer-only provider's scope, when given, must be a string", () => {
+  invalid({
+    id: "idp",
+    name: "IdP",
+    issuer: "https://id.example",
+    scope: 1,
+    clientId: "c",
+    clientSecret: "s",
+  }, /scope/);
+});
+
 Deno.test("a custom provider without id is refused", () => {
   const { id: _, ...rest } = FAKE;
   invalid(rest, /provider id/);
