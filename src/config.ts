@@ -12,9 +12,11 @@ import { type Credentials, type FeatureSettings, resolveFeatures } from "./confi
 import {
   type AuthCallbacks,
   type AuthEvents,
+  type HookLiterals,
   type HookSettings,
   resolveHooks,
   type SignInParams,
+  type SignInResult,
 } from "./config/hooks.ts";
 import { type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
@@ -38,16 +40,17 @@ import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
-export type { AuthCallbacks, AuthEvents, Credentials, SignInParams };
+export type { AuthCallbacks, AuthEvents, Credentials, HookLiterals, SignInParams, SignInResult };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
  * What application code returns as a user: at least `sub`, and any fields
- * of the app's user. `identity.schema` validates it (and may fill defaults)
- * before it enters a session, so the session's user type comes from the
- * schema alone, never from what a hook happens to return.
+ * of the app's user (see {@link HookLiterals} for the union).
+ * `identity.schema` validates it (and may fill defaults) before it enters a
+ * session, so the session's user type comes from the schema alone, never
+ * from what a hook happens to return.
  */
-export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
+export type UserInput<U extends User> = NoInfer<(User & Partial<U>) | HookLiterals<U>>;
 
 /**
  * A provider entry in `oauth`: a built-in id, a built-in with overrides and
