@@ -71,10 +71,10 @@ export interface AuthConfig<
   /** Providers the service signs users in with (may be empty). */
   oauth: readonly OAuthProviderEntry[];
   /**
-   * Signing/encryption secret; overrides the environment `SECRET`. A list
-   * rotates secrets: the first issues every token, every entry is read
-   * (tokens name their key with `kid`). Without a list, env `PREVIOUS_SECRETS`
-   * adds the older ones.
+   * Signing/encryption secret; when set it is the whole key list, and env
+   * `SECRET` and `PREVIOUS_SECRETS` are not read. A list rotates secrets:
+   * the first issues every token, every entry is read (tokens name their key
+   * with `kid`). Without this option, env `SECRET` and `PREVIOUS_SECRETS`.
    */
   secret?: JWTKey | readonly JWTKey[];
   /** Prefix of all routes; default `/auth`. */

@@ -42,12 +42,14 @@ export interface KeyOptions {
 }
 
 /**
- * The secrets, newest first: `secret` (or env `SECRET`), then env
- * `PREVIOUS_SECRETS` (comma- or newline-separated) unless `secret` is
- * itself a list.
+ * The secrets, newest first. A configured `secret` (one key or a list) is
+ * the whole key list: config wins over env, so env `SECRET` and
+ * `PREVIOUS_SECRETS` are then not read at all. Without it, env `SECRET`
+ * then env `PREVIOUS_SECRETS` (comma- or newline-separated).
  */
 function secretList(secret: unknown, read: EnvReader): JWTKey[] {
   if (Array.isArray(secret)) return [...secret];
+  if (secret !== undefined && secret !== null && secret !== "") return [secret as JWTKey];
   const current = secret ?? lookupEnv("SECRET", read);
   if (current === undefined || current === "") {
     fail(
