@@ -9,7 +9,7 @@
  */
 
 import { ID_TOKEN_ALGORITHMS as ASYMMETRIC_ID_TOKEN_ALGORITHMS } from "./oidc/id_token.ts";
-import { type EnvReader, lookupEnv } from "../env.ts";
+import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import { AuthError } from "../errors.ts";
 import type { User } from "../types.ts";
 import { defaultProfile, isRecord } from "./profile.ts";
@@ -243,6 +243,14 @@ function checkIssuer(value: unknown, id: string): string | undefined {
 function envCredential(id: string, suffix: "CLIENT_ID" | "CLIENT_SECRET", read: EnvReader): string {
   const key = `${id.toUpperCase()}_${suffix}`;
   const value = lookupEnv(key, read);
+  const denied = value === undefined ? envAccessProblem(key, read) : undefined;
+  if (denied !== undefined) {
+    fail(
+      `provider "${id}" has no ${
+        suffix === "CLIENT_ID" ? "client id" : "client secret"
+      }: ${denied}; expected --allow-env (or --allow-env=AUTH_${key}, naming the variables you set), or the value in the provider object.`,
+    );
+  }
   if (value === undefined) {
     fail(
       `provider "${id}" has no ${
