@@ -90,8 +90,16 @@ export interface AuthConfig<
    * Recommended in production.
    */
   baseURL?: string;
-  /** Read `Forwarded` / `X-Forwarded-*` (experimental; only behind a trusted proxy). Default `false`. */
-  trustedProxyHeaders?: boolean;
+  /**
+   * The forwarding headers your proxy sets, read only behind a proxy you
+   * control (default `false`: none). `"forwarded"`: RFC 7239 `Forwarded`.
+   * `"x-forwarded"`: `X-Forwarded-Proto` and `X-Forwarded-Host`, which the
+   * proxy must set on every request. `"x-forwarded-proto"`: that header
+   * alone, the host staying the request's. `true`: `Forwarded`, else
+   * `X-Forwarded-Proto`, neither when both families are present. Ignored
+   * for the origin when `baseURL` is set.
+   */
+  trustedProxyHeaders?: boolean | "forwarded" | "x-forwarded" | "x-forwarded-proto";
   /** The user shape carried in sessions. */
   identity?: { schema?: StandardSchemaV1<unknown, U> };
   /** Username/password sign-in. */

@@ -388,7 +388,7 @@ Deno.test("over https the redirect_uri is https and flow cookies are __Host- and
   }
 });
 
-Deno.test("redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is on", async () => {
+Deno.test('redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is "x-forwarded"', async () => {
   const headers = { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
   const plain = make([FAKE]);
   const ignored = await plain.handlers.GET(
@@ -398,7 +398,16 @@ Deno.test("redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is o
     new URL(ignored.headers.get("Location")!).searchParams.get("redirect_uri"),
     `${ORIGIN}/auth/callback/fake`,
   );
-  const proxied = make([FAKE], { trustedProxyHeaders: true });
+  // `true` never reads X-Forwarded-Host: a proxy may set only X-Forwarded-Proto.
+  const unnamed = make([FAKE], { trustedProxyHeaders: true });
+  const protoOnly = await unnamed.handlers.GET(
+    new Request(`${ORIGIN}/auth/signIn/fake`, { headers }),
+  );
+  assert.equal(
+    new URL(protoOnly.headers.get("Location")!).searchParams.get("redirect_uri"),
+    "https://localhost:8000/auth/callback/fake",
+  );
+  const proxied = make([FAKE], { trustedProxyHeaders: "x-forwarded" });
   const used = await proxied.handlers.GET(new Request(`${ORIGIN}/auth/signIn/fake`, { headers }));
   assert.equal(
     new URL(used.headers.get("Location")!).searchParams.get("redirect_uri"),
