@@ -2,7 +2,12 @@
 // env credentials, overrides, custom provider validation, and the
 // authorization URL each provider produces.
 import assert from "node:assert/strict";
-import { type AuthConfig, createAuth, type OAuthProviderEntry } from "../../mod.ts";
+import {
+  type AuthConfig,
+  createAuth,
+  type OAuthProviderCredentials,
+  type OAuthProviderEntry,
+} from "../../mod.ts";
 import {
   Browser,
   FAKE,
@@ -202,6 +207,13 @@ Deno.test("a provider with an issuer and an endpoint given by hand still needs a
   );
   const { authorizeURL: __, accessToken: ___, ...userInfoOnly } = rest;
   invalid({ ...userInfoOnly, issuer: "https://fake.example" }, /scope/);
+});
+
+Deno.test("the type of a provider with endpoints by hand still requires scope", () => {
+  const { scope: _, ...rest } = FAKE;
+  // @ts-expect-error scope is required once endpoints are given by hand.
+  const entry: OAuthProviderCredentials = { ...rest };
+  invalid(entry as unknown as Record<string, unknown>, /scope/);
 });
 
 Deno.test("an issuer-only provider's scope, when given, must be a string", () => {
