@@ -19,8 +19,10 @@ export type {
   AuthConfig,
   AuthEvents,
   Credentials,
+  HookLiterals,
   OAuthProviderEntry,
   SignInParams,
+  SignInResult,
   UserInput,
 } from "./src/config.ts";
 export type {
