@@ -38,7 +38,7 @@ export async function callbackRoute(
     return browserFailure(ctx, http, { error, route: "callback", provider: params.provider });
   }
   try {
-    await claimOAuthState(ctx, flow.state);
+    await claimOAuthState(ctx, flow);
     const response = await authorizationResponse(http);
     await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
     return redirectResponse(http, flow.redirectTo);
