@@ -1,6 +1,7 @@
 // memoryStore: the shared contract, plus its memory bound and what it evicts.
 import assert from "node:assert/strict";
 import { memoryStore } from "../../mod.ts";
+import { prng } from "../_prng.ts";
 import { session, sleep, storeContract } from "./_contract.ts";
 
 storeContract("memory", {
@@ -116,6 +117,58 @@ Deno.test("memory: counters and sessions never take each other's room", async ()
   assert.equal((await store.getSession("a"))?.id, "a");
   assert.equal((await store.hits("user-1"))?.count, 1);
   assert.equal(await store.consume("state-1", 60), false);
+});
+
+Deno.test("memory: eviction matches a plain model over random saves, hits and resets", async () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const random = prng(seed);
+    const pick = (n: number) => Math.floor(random() * n);
+    const store = memoryStore({ maxSessions: 6, maxSessionsPerUser: 3, maxCounters: 5 });
+    // The model: sessions in save order; counters with the step at which they reached their count.
+    let saved: { id: string; sub: string }[] = [];
+    const counted = new Map<string, { count: number; step: number }>();
+    for (let step = 0; step < 3_000; step++) {
+      const op = pick(4);
+      if (op === 0) {
+        const id = `s${pick(12)}`;
+        const sub = `u${pick(4)}`;
+        await store.saveSession(session(id, sub));
+        saved = saved.filter((entry) => entry.id !== id);
+        const own = saved.filter((entry) => entry.sub === sub);
+        if (own.length >= 3) saved = saved.filter((entry) => entry !== own[0]);
+        if (saved.length >= 6) saved.shift();
+        saved.push({ id, sub });
+      } else if (op === 1 || op === 2) {
+        const key = `k${pick(9)}`;
+        await store.hit(key, 600);
+        const counter = counted.get(key);
+        if (counter !== undefined) {
+          counted.set(key, { count: counter.count + 1, step });
+        } else {
+          if (counted.size >= 5) {
+            const [fewest] = [...counted].sort(([, a], [, b]) =>
+              a.count - b.count || a.step - b.step
+            );
+            counted.delete(fewest[0]);
+          }
+          counted.set(key, { count: 1, step });
+        }
+      } else {
+        const key = `k${pick(9)}`;
+        await store.resetHits(key);
+        counted.delete(key);
+      }
+      for (let i = 0; i < 12; i++) {
+        const expected = saved.find((entry) => entry.id === `s${i}`)?.sub ?? null;
+        const got = (await store.getSession(`s${i}`))?.sub ?? null;
+        assert.equal(got, expected, `seed ${seed}, step ${step}: session s${i}`);
+      }
+      for (let i = 0; i < 9; i++) {
+        const got = (await store.hits(`k${i}`))?.count ?? null;
+        assert.equal(got, counted.get(`k${i}`)?.count ?? null, `seed ${seed}, step ${step}: k${i}`);
+      }
+    }
+  }
 });
 
 // One-time marks
