@@ -202,6 +202,21 @@ function optionalFunction<T>(value: T | undefined, name: string): T | undefined 
   return value;
 }
 
+/** The value Next.js gives `NEXT_PHASE` while `next build` runs (and imports route modules). */
+const NEXT_BUILD_PHASE = "phase-production-build";
+
+/**
+ * Whether `next build` is running, read from `NEXT_PHASE` in the config's
+ * `env` or the runtime's environment. Never throws.
+ */
+export function isBuildPhase(config: unknown): boolean {
+  try {
+    return isRecord(config) && envReader(config.env)("NEXT_PHASE") === NEXT_BUILD_PHASE;
+  } catch {
+    return false; // an invalid env is reported by buildContext
+  }
+}
+
 /** Validates the config and builds the frozen context. Throws `TypeError` naming the fix. */
 export function buildContext(config: AuthConfig): AuthContext {
   if (!isRecord(config)) {

@@ -215,11 +215,7 @@ export async function createDemo(options) {
   const secret = secretName === undefined ? randomSecret() : undefined;
 
   const demoPassword = randomPassword();
-  // Unknown usernames are checked against this hash too, so timing does not tell them apart.
-  const [demoHash, decoyHash] = await Promise.all([
-    hashPassword(demoPassword),
-    hashPassword(randomPassword()),
-  ]);
+  const demoHash = await hashPassword(demoPassword);
   /** @type {Map<string, StoredUser>} */
   const users = new Map([
     [DEMO_USERNAME, { sub: "user-demo", name: "Demo User", passwordHash: demoHash }],
@@ -246,7 +242,8 @@ export async function createDemo(options) {
     credentials: {
       async authorize({ username, password }) {
         const user = users.get(username.trim().toLowerCase());
-        const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
+        // Without a user it hashes anyway (and answers false): timing does not reveal usernames.
+        const valid = await verifyPassword(password, user?.passwordHash);
         return valid && user !== undefined ? { sub: user.sub, name: user.name } : null;
       },
     },

@@ -114,6 +114,30 @@ Deno.test("demo: a wrong password and an unknown username both get 401 access_de
   }
 });
 
+Deno.test("demo: an unknown username costs the same PBKDF2 derivation as a wrong password", async () => {
+  const { client } = await demoApp();
+  const derived: Record<string, number[]> = {};
+  const subtle = crypto.subtle as unknown as Record<string, unknown>;
+  const original = crypto.subtle.deriveBits;
+  for (const username of ["demo", "nobody"]) {
+    const iterations: number[] = (derived[username] = []);
+    subtle.deriveBits = (algorithm: Pbkdf2Params, key: CryptoKey, length: number) => {
+      if (algorithm.name === "PBKDF2") iterations.push(algorithm.iterations);
+      return original.call(crypto.subtle, algorithm, key, length);
+    };
+    try {
+      const response = await mutate(client, `${ORIGIN}/auth/signIn/credentials`, {
+        body: { username, password: "not-the-password" },
+      });
+      assert.equal(response.status, 401, username);
+      await response.body?.cancel();
+    } finally {
+      delete subtle.deriveBits;
+    }
+  }
+  assert.deepEqual(derived, { demo: [600_000], nobody: [600_000] });
+});
+
 Deno.test("demo: sign-up refuses invalid fields with 400 naming each one, quoting no value", async () => {
   const { client } = await demoApp();
   const response = await mutate(client, `${ORIGIN}/auth/signUp`, {
