@@ -1,11 +1,12 @@
 // The credentials throttle under pressure: concurrent guesses are counted
-// before `authorize` runs (with a store, without one, and on a real
-// redis-server), every spelling of a username shares one counter, and the
+// before `authorize` runs (without a store, with memoryStore, Deno KV and a
+// real redis-server), every spelling of a username shares one counter, and the
 // per-process throttle follows the configured clock.
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- dev-only test dependency.
 import { createClient } from "npm:redis@6";
 import { memoryStore, type SessionStore } from "../../mod.ts";
+import { denoKvStore } from "../../deno_kv.ts";
 import { redisStore } from "../../redis.ts";
 import { ADA, assertError, Browser, Clock, makeAuth } from "./_helpers.ts";
 import { startRedisServer } from "../support/redis_server.ts";
@@ -80,6 +81,16 @@ Deno.test("throttle: 24 concurrent wrong passwords with a memoryStore reach auth
 Deno.test("throttle: 24 concurrent wrong passwords without a store reach authorize at most 5 times", async () => {
   const { auth, calls } = countingAuth();
   await assertGuessesThrottled(auth, calls);
+});
+
+Deno.test("throttle: 24 concurrent wrong passwords with a Deno KV store reach authorize at most 5 times", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const { auth, calls } = countingAuth(denoKvStore(kv));
+    await assertGuessesThrottled(auth, calls);
+  } finally {
+    kv.close();
+  }
 });
 
 Deno.test({
