@@ -122,7 +122,7 @@ export async function signInWithCredentials(
       http.headers.push(["Retry-After", String(attempts.resetIn)]);
       throw new AuthError(
         "temporarily_unavailable",
-        "Too many failed sign-ins for this username; expected a pause before the next try.",
+        "Too many sign-in attempts for this username; expected a pause before the next try.",
         { status: 429 },
       );
     }
