@@ -106,9 +106,11 @@ export interface AuthConfig<
   /** Username/password sign-in. */
   credentials?: {
     /**
-     * Failed sign-ins allowed per username per window before 429 with
-     * `Retry-After` (default `{ maxAttempts: 5, window: 900 }`); shared by every
-     * instance with `session.store`, per process without; `false` turns it off.
+     * Attempts allowed per username per window before 429 with `Retry-After`
+     * (default `{ maxAttempts: 5, window: 900 }`), counted before `authorize`
+     * runs; a right password gives them back. Usernames are folded (NFKC,
+     * outer whitespace trimmed, lower case). Shared by every instance with
+     * `session.store`, per process without; `false` turns it off.
      */
     throttle?: false | { maxAttempts?: number; window?: number };
     /** Returns the user for valid credentials, `null` otherwise; may throw `AuthError`. */
@@ -245,7 +247,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const basePath = resolveBasePath(config.basePath);
   const logger = resolveLogger(config.logger, { read, clock });
-  const session = resolveSession(config.session, { logger });
+  const session = resolveSession(config.session, { logger, clock });
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);
