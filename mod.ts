@@ -20,9 +20,11 @@ export type {
   AuthEvents,
   Credentials,
   EmailConfig,
+  HookLiterals,
   OAuthProviderEntry,
   PasswordReset,
   SignInParams,
+  SignInResult,
   UserInput,
 } from "./src/config.ts";
 export type { EmailMessage, EmailMessageKind } from "./src/config/email.ts";

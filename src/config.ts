@@ -18,9 +18,11 @@ import {
 import {
   type AuthCallbacks,
   type AuthEvents,
+  type HookLiterals,
   type HookSettings,
   resolveHooks,
   type SignInParams,
+  type SignInResult,
 } from "./config/hooks.ts";
 import { type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
@@ -45,16 +47,26 @@ import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
-export type { AuthCallbacks, AuthEvents, Credentials, EmailConfig, PasswordReset, SignInParams };
+export type {
+  AuthCallbacks,
+  AuthEvents,
+  Credentials,
+  EmailConfig,
+  HookLiterals,
+  PasswordReset,
+  SignInParams,
+  SignInResult,
+};
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
  * What application code returns as a user: at least `sub`, and any fields
- * of the app's user. `identity.schema` validates it (and may fill defaults)
- * before it enters a session, so the session's user type comes from the
- * schema alone, never from what a hook happens to return.
+ * of the app's user (see {@link HookLiterals} for the union).
+ * `identity.schema` validates it (and may fill defaults) before it enters a
+ * session, so the session's user type comes from the schema alone, never
+ * from what a hook happens to return.
  */
-export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
+export type UserInput<U extends User> = NoInfer<(User & Partial<U>) | HookLiterals<U>>;
 
 /**
  * A provider entry in `oauth`: a built-in id, a built-in with overrides and
@@ -75,10 +87,10 @@ export interface AuthConfig<
   /** Providers the service signs users in with (may be empty). */
   oauth: readonly OAuthProviderEntry[];
   /**
-   * Signing/encryption secret; overrides the environment `SECRET`. A list
-   * rotates secrets: the first issues every token, every entry is read
-   * (tokens name their key with `kid`). Without a list, env `PREVIOUS_SECRETS`
-   * adds the older ones.
+   * Signing/encryption secret; when set it is the whole key list, and env
+   * `SECRET` and `PREVIOUS_SECRETS` are not read. A list rotates secrets:
+   * the first issues every token, every entry is read (tokens name their key
+   * with `kid`). Without this option, env `SECRET` and `PREVIOUS_SECRETS`.
    */
   secret?: JWTKey | readonly JWTKey[];
   /** Prefix of all routes; default `/auth`. */
@@ -94,16 +106,26 @@ export interface AuthConfig<
    * Recommended in production.
    */
   baseURL?: string;
-  /** Read `Forwarded` / `X-Forwarded-*` (experimental; only behind a trusted proxy). Default `false`. */
-  trustedProxyHeaders?: boolean;
+  /**
+   * The forwarding headers your proxy sets, read only behind a proxy you
+   * control (default `false`: none). `"forwarded"`: RFC 7239 `Forwarded`.
+   * `"x-forwarded"`: `X-Forwarded-Proto` and `X-Forwarded-Host`, which the
+   * proxy must set on every request. `"x-forwarded-proto"`: that header
+   * alone, the host staying the request's. `true`: `Forwarded`, else
+   * `X-Forwarded-Proto`, neither when both families are present. Ignored
+   * for the origin when `baseURL` is set.
+   */
+  trustedProxyHeaders?: boolean | "forwarded" | "x-forwarded" | "x-forwarded-proto";
   /** The user shape carried in sessions. */
   identity?: { schema?: StandardSchemaV1<unknown, U> };
   /** Username/password sign-in. */
   credentials?: {
     /**
-     * Failed sign-ins allowed per username per window before 429 with
-     * `Retry-After` (default `{ maxAttempts: 5, window: 900 }`); shared by every
-     * instance with `session.store`, per process without; `false` turns it off.
+     * Attempts allowed per username per window before 429 with `Retry-After`
+     * (default `{ maxAttempts: 5, window: 900 }`), counted before `authorize`
+     * runs; a right password gives them back. Usernames are folded (NFKC,
+     * outer whitespace trimmed, lower case). Shared by every instance with
+     * `session.store`, per process without; `false` turns it off.
      */
     throttle?: false | { maxAttempts?: number; window?: number };
     /** Returns the user for valid credentials, `null` otherwise; may throw `AuthError`. */
@@ -256,7 +278,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const basePath = resolveBasePath(config.basePath);
   const logger = resolveLogger(config.logger, { read, clock });
-  const session = resolveSession(config.session, { logger });
+  const session = resolveSession(config.session, { logger, clock });
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);

@@ -120,6 +120,12 @@ const OTHER_BLOCKS: Record<string, string> = {
   [`${SESSIONS} #0`]: "run as a module",
   [`${SESSIONS} #1`]: "run as a module against a real Redis",
   [`${SESSIONS} #2`]: "run as a module with Deno KV",
+  [`${SESSIONS} #3`]:
+    "a fragment (the two prefix shapes); tests/store/redis_test.ts and deno_kv_test.ts run two apps with their own prefixes",
+  [`${SESSIONS} #4`]:
+    "placeholder addresses; tests/store/redis_cluster_test.ts runs createCluster + redisStore on a real three-node cluster",
+  [`${SESSIONS} #5`]:
+    "placeholder addresses; tests/store/redis_cluster_test.ts runs ioredis Cluster + redisStore on a real three-node cluster",
 };
 
 Deno.test("every code block of the README's Guides is a guide server or covered here", () => {

@@ -43,8 +43,8 @@ export interface EmailMessage {
   expiresAt: Date;
 }
 
-/** The `email` option of `createAuth`. */
-export interface EmailConfig<U extends User = User> {
+/** The `email` option of `createAuth`; `U` is what the hooks return as a user (default `User`). */
+export interface EmailConfig<U = User> {
   /**
    * Delivers one message (SMTP, an email API...). Awaited for known and
    * unknown addresses alike, so both answers take the same time; a throw

@@ -28,7 +28,7 @@ export interface FeatureSettings {
   readonly signUpSchema?: StandardSchemaV1<unknown, Record<string, unknown>>;
   /** `signUp.onCreateUser`: enables `POST /signUp`. */
   readonly onCreateUser?: (payload: Record<string, unknown>, request: Request) => unknown;
-  /** `credentials.throttle`: at most `maxAttempts` failed sign-ins per username per `window` seconds. */
+  /** `credentials.throttle`: at most `maxAttempts` sign-in attempts per username per `window` seconds. */
   readonly throttle?: ThrottleSettings;
   /** `credentials.resetPassword`: enables `POST /password/forgot` and `/password/reset` (with `email`). */
   readonly resetPassword?: (input: PasswordReset, request: Request) => unknown;
@@ -46,9 +46,13 @@ export interface PasswordReset {
   password: string;
 }
 
-/** How failed credentials sign-ins are throttled. */
+/**
+ * How credentials sign-ins are throttled: attempts are counted before
+ * `authorize` runs, per folded username (NFKC, outer whitespace trimmed,
+ * lower case), and a right password gives them back.
+ */
 export interface ThrottleSettings {
-  /** Failed attempts allowed per username in one window; default 5. */
+  /** Attempts allowed per username in one window (at once or one after another); default 5. */
   readonly maxAttempts: number;
   /** The window, in seconds; default 900 (15 minutes). */
   readonly window: number;

@@ -24,6 +24,42 @@ export interface SignInParams<U extends User = User> {
   request: Request;
 }
 
+/**
+ * A type no value has (it needs a `"~never"` field of type `never`), unioned
+ * into what hooks return only for its index signature: that signature
+ * depends on `U`, so while `createAuth` still infers `U` from
+ * `identity.schema`, a literal a hook returns (`role: "admin"`) keeps its
+ * literal type instead of widening to `string`, and is then checked against
+ * the schema's type.
+ *
+ * @example
+ * ```ts
+ * import type { HookLiterals, User } from "@service-stack/auth";
+ *
+ * type Returned = User | HookLiterals<User>; // what a hook may return: a User
+ * ```
+ */
+export interface HookLiterals<U> {
+  /** Any value, spelled as a type that depends on `U`. */
+  [field: string]: U extends never ? never
+    : string | number | bigint | boolean | symbol | object | null | undefined;
+  /** Makes the type uninhabited. */
+  "~never": never;
+}
+
+/**
+ * What `callbacks.signIn` returns: a `U` (see {@link HookLiterals} for why
+ * the union).
+ *
+ * @example
+ * ```ts
+ * import type { SignInResult, User } from "@service-stack/auth";
+ *
+ * const user: SignInResult<User & { role: "admin" | "member" }> = { sub: "1", role: "admin" };
+ * ```
+ */
+export type SignInResult<U extends User> = U | HookLiterals<U>;
+
 /** `callbacks`: hooks that change what the library does. */
 export interface AuthCallbacks<U extends User = User> {
   /**
@@ -33,7 +69,7 @@ export interface AuthCallbacks<U extends User = User> {
    * (the callback lands with `error=access_denied`; credentials answer 401),
    * or throw an `AuthError` to choose the error.
    */
-  signIn?: (params: SignInParams<U>) => U | null | Promise<U | null>;
+  signIn?: (params: SignInParams<U>) => SignInResult<U> | null | Promise<SignInResult<U> | null>;
 }
 
 /**

@@ -16,8 +16,7 @@ import {
 } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
 import { purposeMode } from "../jose/for_purpose.ts";
-import type { EnvReader } from "../env.ts";
-import { lookupEnv } from "../env.ts";
+import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
 
@@ -47,14 +46,22 @@ export interface KeyOptions {
 }
 
 /**
- * The secrets, newest first: `secret` (or env `SECRET`), then env
- * `PREVIOUS_SECRETS` (comma- or newline-separated) unless `secret` is
- * itself a list.
+ * The secrets, newest first. A configured `secret` (one key or a list) is
+ * the whole key list: config wins over env, so env `SECRET` and
+ * `PREVIOUS_SECRETS` are then not read at all. Without it, env `SECRET`
+ * then env `PREVIOUS_SECRETS` (comma- or newline-separated).
  */
 function secretList(secret: unknown, read: EnvReader): JWTKey[] {
   if (Array.isArray(secret)) return [...secret];
+  if (secret !== undefined && secret !== null && secret !== "") return [secret as JWTKey];
   const current = secret ?? lookupEnv("SECRET", read);
   if (current === undefined || current === "") {
+    const denied = envAccessProblem("SECRET", read);
+    if (denied !== undefined) {
+      fail(
+        `no secret was found: ${denied}; expected --allow-env (or --allow-env=AUTH_SECRET, naming the variables you set), or the secret option.`,
+      );
+    }
     fail(
       "no secret was found; expected AUTH_SECRET (or SECRET) in the environment, or the secret option (generate one with `openssl rand -base64 32`).",
     );

@@ -68,16 +68,11 @@ function invalidGrant(description: string): AuthError {
   return new AuthError("invalid_grant", description);
 }
 
-/** The store that marks one-time ids and counts messages: the configured one, else this process's. */
-function oneTimeStore(ctx: AuthContext) {
-  return ctx.throttleStore;
-}
-
 /** Counts a message to an address; `false` once the address had its share in this window. */
 async function underMessageLimit(ctx: AuthContext, address: string): Promise<boolean> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(address.toLowerCase()));
   const key = `email-send:${encodeBase64Url(new Uint8Array(digest))}`;
-  const counted = await oneTimeStore(ctx).hit(key, MESSAGE_WINDOW);
+  const counted = await ctx.throttleStore.hit(key, MESSAGE_WINDOW);
   return counted.count <= MAX_MESSAGES;
 }
 
@@ -191,8 +186,10 @@ export async function requestEmailSignIn(
 
 /** Marks a token's id used; a second use is 400 `invalid_grant`. */
 async function consumeToken(ctx: AuthContext, http: HttpContext, token: EmailToken): Promise<void> {
+  // The mark lives exactly as long as the token (plus the JOSE tolerance), as the memory
+  // store's bound on marks needs: its floor then only ever refuses tokens already expired.
   const ttl = Math.max(1, token.expiresAt - http.now + 5);
-  if (!(await oneTimeStore(ctx).consume(`email:${token.id}`, ttl))) {
+  if (!(await ctx.oneTimeStore.consume(`email:${token.id}`, ttl))) {
     throw invalidGrant("This link or code was already used; ask for a new one.");
   }
 }
@@ -284,7 +281,7 @@ export async function confirmEmailCode(
     );
   }
   // Counted before comparing, atomically: concurrent guesses cannot pass the bound.
-  const attempts = await oneTimeStore(ctx).hit(
+  const attempts = await ctx.throttleStore.hit(
     `email-code:${flow.i}`,
     Math.max(1, flow.exp - http.now + 5),
   );

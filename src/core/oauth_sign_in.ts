@@ -13,7 +13,12 @@ import { singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 import { createAuthorizationRequest, sendsNonce } from "../oauth/authorization_request.ts";
 import { validateAuthorizationResponse } from "../oauth/authorization_response.ts";
-import { type FlowValues, openFlowCookies, sealFlowCookies } from "../oauth/flow_cookies.ts";
+import {
+  type FlowValues,
+  type OpenedFlow,
+  openFlowCookies,
+  sealFlowCookies,
+} from "../oauth/flow_cookies.ts";
 import { profileClaims } from "../oauth/oidc/claims.ts";
 import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
 import {
@@ -111,7 +116,7 @@ export function readFlow(
   ctx: AuthContext,
   http: HttpContext,
   provider: ResolvedProvider,
-): Promise<FlowValues | null> {
+): Promise<OpenedFlow | null> {
   return openFlowCookies(ctx.flowJose, http, provider.id);
 }
 

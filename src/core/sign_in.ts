@@ -118,15 +118,18 @@ export async function signInWithCredentials(
   }
   const throttle = ctx.throttle;
   const key = throttle ? await throttleKey(credentials.username) : undefined;
-  const failures = key ? await ctx.throttleStore.hits(key) : null;
-  if (failures && throttle && failures.count >= throttle.maxAttempts) {
-    ctx.logger.log("warn", "credentials sign-in throttled", clientDetails(ctx, http));
-    http.headers.push(["Retry-After", String(failures.resetIn)]);
-    throw new AuthError(
-      "temporarily_unavailable",
-      "Too many failed sign-ins for this username; expected a pause before the next try.",
-      { status: 429 },
-    );
+  if (key && throttle) {
+    // Counted before authorize, atomically: concurrent guesses cannot all pass one check.
+    const attempts = await ctx.throttleStore.hit(key, throttle.window);
+    if (attempts.count > throttle.maxAttempts) {
+      ctx.logger.log("warn", "credentials sign-in throttled", clientDetails(ctx, http));
+      http.headers.push(["Retry-After", String(attempts.resetIn)]);
+      throw new AuthError(
+        "temporarily_unavailable",
+        "Too many sign-in attempts for this username; expected a pause before the next try.",
+        { status: 429 },
+      );
+    }
   }
   const user = await callApp(
     ctx,
@@ -135,23 +138,31 @@ export async function signInWithCredentials(
   );
   if (user === null || user === undefined) {
     ctx.logger.log("info", "credentials sign-in refused", clientDetails(ctx, http));
-    if (key && throttle) await ctx.throttleStore.hit(key, throttle.window);
     throw new AuthError("access_denied", "Wrong username or password.");
   }
-  const session = await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
-  if (failures && key) await ctx.throttleStore.resetHits(key);
-  return session;
+  // The right password gives the attempts back (the store has no decrement: all of them).
+  if (key) await ctx.throttleStore.resetHits(key);
+  return await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
 }
 
 const encoder = new TextEncoder();
 
-/** The throttle key of a username: a hash, so stores never hold usernames and keys stay short. */
+/**
+ * The throttle key of a username: a hash, so stores never hold usernames and
+ * keys stay short. The username is folded as an `authorize` that looks users
+ * up reasonably would fold it (NFKC, outer Unicode whitespace trimmed, no-break
+ * spaces included, lower case), so that no spelling of one account gets a
+ * counter of its own.
+ */
 async function throttleKey(username: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    encoder.encode(username.normalize("NFC").toLowerCase()),
-  );
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(foldUsername(username)));
   return `credentials:${encodeBase64Url(new Uint8Array(digest))}`;
+}
+
+/** NFKC (fullwidth letters, no-break spaces), outer whitespace trimmed, lower case. */
+function foldUsername(username: string): string {
+  // NFKC again after lowercasing: a lowercase letter may compose where its capital did not.
+  return username.normalize("NFKC").trim().toLowerCase().normalize("NFKC");
 }
 
 /**

@@ -30,6 +30,12 @@ export interface FlowValues {
   nonce?: string;
 }
 
+/** The values of a flow read back from its cookies, and when the flow expires. */
+export interface OpenedFlow extends FlowValues {
+  /** The `state` cookie's `exp`, in seconds since the epoch: the flow is refused after it. */
+  expiresAt: number;
+}
+
 /** The request facts flow cookies are read from and written for. */
 export interface FlowCookieScope {
   /** The cookie jar of the request's scheme. */
@@ -92,7 +98,7 @@ export async function openFlowCookies(
   jose: Jose,
   scope: FlowCookieScope,
   providerId: string,
-): Promise<FlowValues | null> {
+): Promise<OpenedFlow | null> {
   const opened = await Promise.all(FLOW_KEYS.map(async (key) => {
     const token = scope.cookies.get(scope.jar[key].name);
     if (!token) return null;
@@ -105,6 +111,7 @@ export async function openFlowCookies(
         value: payload.v as string,
         flow: payload.f as string,
         nonce: payload.n as string | undefined,
+        exp: payload.exp,
       };
     } catch {
       return null;
@@ -116,7 +123,10 @@ export async function openFlowCookies(
   }
   const flow = state.flow;
   if (verifier.flow !== flow || redirectTo.flow !== flow || redirectURI.flow !== flow) return null;
-  const values: FlowValues = {
+  // The flow key always writes exp; its end bounds how long the state must stay single-use.
+  if (typeof state.exp !== "number") return null;
+  const values: OpenedFlow = {
+    expiresAt: state.exp,
     state: state.value,
     codeVerifier: verifier.value,
     redirectTo: redirectTo.value,

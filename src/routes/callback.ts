@@ -68,7 +68,7 @@ export async function callbackRoute(
   }
   http.setCookies.push(...clearFlowCookieLines(http));
   try {
-    await claimOAuthState(ctx, flow.state);
+    await claimOAuthState(ctx, flow);
     await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {

@@ -147,9 +147,10 @@ Deno.test("oauth e2e: a replayed callback URL fails and creates no session", asy
     });
     replayJar.store(replay, callbackURL);
     assert.equal(replay.status, 302);
+    // Refused by the single-use state (this process's memory, no store) before the provider is asked.
     assert.equal(
       new URL(replay.headers.get("Location")!, app.url).searchParams.get("error"),
-      "invalid_grant",
+      "invalid_request",
     );
     assert.ok(replayJar.get("service-stack.session_token") === undefined);
   });
