@@ -19,12 +19,15 @@ export type {
   AuthConfig,
   AuthEvents,
   Credentials,
+  EmailConfig,
   HookLiterals,
   OAuthProviderEntry,
+  PasswordReset,
   SignInParams,
   SignInResult,
   UserInput,
 } from "./src/config.ts";
+export type { EmailMessage, EmailMessageKind } from "./src/config/email.ts";
 export type {
   AuthAPI,
   ListSessionsOptions,

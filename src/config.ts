@@ -8,7 +8,13 @@
 import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
-import { type Credentials, type FeatureSettings, resolveFeatures } from "./config/features.ts";
+import { type EmailConfig, type EmailSettings, resolveEmail } from "./config/email.ts";
+import {
+  type Credentials,
+  type FeatureSettings,
+  type PasswordReset,
+  resolveFeatures,
+} from "./config/features.ts";
 import {
   type AuthCallbacks,
   type AuthEvents,
@@ -41,7 +47,16 @@ import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
-export type { AuthCallbacks, AuthEvents, Credentials, HookLiterals, SignInParams, SignInResult };
+export type {
+  AuthCallbacks,
+  AuthEvents,
+  Credentials,
+  EmailConfig,
+  HookLiterals,
+  PasswordReset,
+  SignInParams,
+  SignInResult,
+};
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
@@ -118,6 +133,12 @@ export interface AuthConfig<
       credentials: Credentials,
       request: Request,
     ) => UserInput<U> | null | Promise<UserInput<U> | null>;
+    /**
+     * Stores a new password once a reset link was used (hash it first); with
+     * `email`, enables `POST /password/forgot` and `POST /password/reset`.
+     * Every session of the user is revoked afterwards when `session.store` is set.
+     */
+    resetPassword?: (reset: PasswordReset, request: Request) => void | Promise<void>;
   };
   /** Sign-up. */
   signUp?: {
@@ -125,7 +146,15 @@ export interface AuthConfig<
     schema?: StandardSchemaV1<unknown, P>;
     /** Creates the user record and returns the user; may throw `AuthError`. */
     onCreateUser: (payload: P, request: Request) => UserInput<U> | Promise<UserInput<U>>;
+    /** Send a verification message to the new user's address (needs `email`); default `false`. */
+    verifyEmail?: boolean;
   };
+  /**
+   * Sign-in links and codes, verification, change of address and password
+   * reset: the library seals the tokens and builds the links, `send`
+   * delivers the messages.
+   */
+  email?: EmailConfig<UserInput<U>>;
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
   callbacks?: AuthCallbacks<NoInfer<U>>;
   /** Audit events, called after the fact; their errors are logged, never answered. */
@@ -135,7 +164,7 @@ export interface AuthConfig<
    * receives `error` and `error_description` in its query when a sign-in or
    * callback fails with no trusted target to go back to.
    */
-  pages?: { error?: string };
+  pages?: { error?: string; resetPassword?: string };
   /** Token format: `sealed` (default), `signed` or `encrypted`. */
   jwt?: { mode?: JWTMode };
   /**
@@ -164,7 +193,8 @@ export interface AuthContext
     OriginSettings,
     FeatureSettings,
     HookSettings,
-    PageSettings {
+    PageSettings,
+    EmailSettings {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -189,6 +219,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "identity",
   "credentials",
   "signUp",
+  "email",
   "jwt",
   "session",
   "callbacks",
@@ -253,6 +284,20 @@ export function buildContext(config: AuthConfig): AuthContext {
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
+  const email = resolveEmail(config.email);
+  if (email.email && keys.readableFlowTokens) {
+    fail(
+      "email needs tokens nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
+    );
+  }
+  if (features.resetPassword && !email.email) {
+    fail(
+      "credentials.resetPassword needs email to send the reset links; expected email: { send, findUser }.",
+    );
+  }
+  if (features.verifyEmailOnSignUp && !email.email) {
+    fail("signUp.verifyEmail needs email to send the message; expected email: { send, findUser }.");
+  }
   if (config.cookies !== undefined && !isRecord(config.cookies)) {
     fail("cookies is not an object; expected { prefix, overrides }.");
   }
@@ -266,6 +311,13 @@ export function buildContext(config: AuthConfig): AuthContext {
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
   const providers = resolveProviders(config.oauth, read);
+  for (const reserved of ["email", "passkey"]) {
+    if (providers.has(reserved)) {
+      fail(
+        `"${reserved}" is reserved for the built-in ${reserved} sign-in; choose another provider id.`,
+      );
+    }
+  }
   const oidc = resolveOIDC(providers, { fetch: fetchFn, clock });
   return Object.freeze({
     ...session,
@@ -274,6 +326,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     ...features,
     ...hooks,
     ...pages,
+    ...email,
     basePath,
     providers,
     jars,

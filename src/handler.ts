@@ -68,6 +68,11 @@ async function dispatch(ctx: AuthContext, http: HttpContext, only?: Method): Pro
 async function checkOrigin(http: HttpContext): Promise<boolean> {
   const origin = http.request.headers.get("Origin");
   if (origin === null || origin === http.origin) return false;
+  // A form on one of our no-referrer pages posts with `Origin: null`; the browser's own
+  // Sec-Fetch-Site (which no page can set) still tells a same-origin post from a cross-site one.
+  if (origin === "null" && http.request.headers.get("Sec-Fetch-Site") === "same-origin") {
+    return false;
+  }
   http.headers.push(["Vary", "Origin"]);
   if (!(await http.isTrusted(origin))) {
     throw new AuthError(

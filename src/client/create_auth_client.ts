@@ -9,14 +9,23 @@ import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
-import type { AuthClient, AuthClientOptions, AuthResult, RedirectOptions } from "./types.ts";
+import type {
+  AuthClient,
+  AuthClientOptions,
+  AuthResult,
+  EmailSignInOptions,
+  RedirectOptions,
+  SignIn,
+  SignInCredentialsOptions,
+  SignInOptions,
+} from "./types.ts";
 
 function isSession<U extends User>(body: unknown): body is Session<U> {
   return isRecord(body) && isRecord(body.user) && typeof body.user.sub === "string" &&
     typeof body.expires === "string";
 }
 
-function isSignedOut(body: unknown): body is { ok: true } {
+function isOk(body: unknown): body is { ok: true } {
   return isRecord(body) && body.ok === true;
 }
 
@@ -116,6 +125,49 @@ export function createAuthClient<
     });
   }
 
+  function oauthSignIn(oauth: string, signInOptions: SignInOptions = {}) {
+    const { redirectTo, redirect } = signInOptions;
+    if (typeof oauth !== "string" || oauth === "") {
+      return Promise.resolve(
+        failure(
+          "invalid_request",
+          "The provider id was refused: expected a non-empty string.",
+          0,
+        ),
+      );
+    }
+    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+      return Promise.resolve(badRedirectTo());
+    }
+    const url = buildURL(resolved, `/signIn/${encodeURIComponent(oauth)}`, { redirectTo });
+    if (redirect !== false) navigate(url);
+    return Promise.resolve({ data: { url }, error: null });
+  }
+
+  function signInCredentials(credentials: SignInCredentialsOptions) {
+    const { username, password, ...redirect } = credentials;
+    return mutate(
+      { method: "POST", path: "/signIn/credentials", body: { username, password } },
+      redirect,
+      isSession<DefaultUser>,
+    );
+  }
+
+  function signInEmail(email: string, emailOptions: EmailSignInOptions = {}) {
+    const { redirectTo } = emailOptions;
+    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+      return Promise.resolve(badRedirectTo());
+    }
+    // redirectTo rides in the body: it is where the link lands later, not where to go now.
+    const body = redirectTo === undefined ? { email } : { email, redirectTo };
+    return mutate({ method: "POST", path: "/signIn/email", body }, { redirect: false }, isOk);
+  }
+
+  const signIn: SignIn<DefaultUser> = Object.assign(oauthSignIn, {
+    email: signInEmail,
+    credentials: signInCredentials,
+  });
+
   return {
     async getSession() {
       const result = await send(
@@ -126,33 +178,9 @@ export function createAuthClient<
       return result.data;
     },
 
-    signIn(oauth, signInOptions = {}) {
-      const { redirectTo, redirect } = signInOptions;
-      if (typeof oauth !== "string" || oauth === "") {
-        return Promise.resolve(
-          failure(
-            "invalid_request",
-            "The provider id was refused: expected a non-empty string.",
-            0,
-          ),
-        );
-      }
-      if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
-        return Promise.resolve(badRedirectTo());
-      }
-      const url = buildURL(resolved, `/signIn/${encodeURIComponent(oauth)}`, { redirectTo });
-      if (redirect !== false) navigate(url);
-      return Promise.resolve({ data: { url }, error: null });
-    },
+    signIn,
 
-    signInCredentials(credentials) {
-      const { username, password, ...redirect } = credentials;
-      return mutate(
-        { method: "POST", path: "/signIn/credentials", body: { username, password } },
-        redirect,
-        isSession<DefaultUser>,
-      );
-    },
+    signInCredentials,
 
     signUp(signUpOptions) {
       const { redirectTo, redirect, ...payload } = signUpOptions ?? {};
@@ -170,7 +198,43 @@ export function createAuthClient<
     },
 
     signOut(signOutOptions = {}) {
-      return mutate({ method: "POST", path: "/signOut", body: {} }, signOutOptions, isSignedOut);
+      return mutate({ method: "POST", path: "/signOut", body: {} }, signOutOptions, isOk);
+    },
+
+    verifyEmailCode(code, codeOptions = {}) {
+      return mutate(
+        { method: "POST", path: "/callback/email", body: { code } },
+        codeOptions,
+        isSession<DefaultUser>,
+      );
+    },
+
+    requestPasswordReset(email) {
+      return mutate(
+        { method: "POST", path: "/password/forgot", body: { email } },
+        { redirect: false },
+        isOk,
+      );
+    },
+
+    resetPassword(token, password) {
+      return mutate(
+        { method: "POST", path: "/password/reset", body: { token, password } },
+        { redirect: false },
+        isOk,
+      );
+    },
+
+    verifyEmail() {
+      return mutate({ method: "POST", path: "/email/verify", body: {} }, { redirect: false }, isOk);
+    },
+
+    changeEmail(email) {
+      return mutate(
+        { method: "POST", path: "/email/change", body: { email } },
+        { redirect: false },
+        isOk,
+      );
     },
   };
 }

@@ -242,6 +242,45 @@ export type InferUser<T> = T extends { api: { getSession(req: Request): Promise<
   : never;
 
 /**
+ * Options of `signIn.email`.
+ *
+ * @example
+ * ```ts
+ * import type { EmailSignInOptions } from "@service-stack/auth/client";
+ *
+ * const options: EmailSignInOptions = { redirectTo: "/dashboard" };
+ * ```
+ */
+export interface EmailSignInOptions {
+  /** Where the link (or the code) lands once used; validated by the server. */
+  redirectTo?: string;
+}
+
+/**
+ * `signIn`: OAuth by provider id, plus `signIn.email` and `signIn.credentials`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * await auth.signIn.email("ada@example.com", { redirectTo: "/dashboard" });
+ * ```
+ */
+export interface SignIn<U extends User = User> {
+  /** Navigates the browser to `GET /signIn/:oauth`; resolves `{ data: { url } }`. */
+  (oauth: string, options?: SignInOptions): Promise<AuthResult<{ url: string }>>;
+  /**
+   * `POST /signIn/email`: asks for a sign-in link and code; resolves `{ ok:
+   * true }` for every well-formed address (known or not). Then the user
+   * clicks the link, or types the code with `verifyEmailCode`.
+   */
+  email(email: string, options?: EmailSignInOptions): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /signIn/credentials` (as `signInCredentials`). */
+  credentials(options: SignInCredentialsOptions): Promise<AuthResult<Session<U>>>;
+}
+
+/**
  * The client returned by `createAuthClient`.
  *
  * @example
@@ -261,9 +300,10 @@ export interface AuthClient<
   /**
    * Starts an OAuth sign-in: navigates the browser to `GET /signIn/:oauth`.
    * Resolves `{ data: { url } }` (after navigation started, or instead of it
-   * with `redirect: false` or outside a browser).
+   * with `redirect: false` or outside a browser). `signIn.email` and
+   * `signIn.credentials` are the other ways in.
    */
-  signIn(oauth: string, options?: SignInOptions): Promise<AuthResult<{ url: string }>>;
+  signIn: SignIn<U>;
   /** `POST /signIn/credentials` with a CSRF token; resolves the new session. */
   signInCredentials(options: SignInCredentialsOptions): Promise<AuthResult<Session<U>>>;
   /** `POST /signUp` with a CSRF token; resolves the new session. */
@@ -272,4 +312,18 @@ export interface AuthClient<
   updateSession(data: Partial<U>, options?: UpdateSessionOptions): Promise<AuthResult<Session<U>>>;
   /** `POST /signOut` with a CSRF token; resolves `{ ok: true }`. */
   signOut(options?: RedirectOptions): Promise<AuthResult<{ ok: true }>>;
+  /**
+   * `POST /callback/email` with the 6-digit code of a sign-in message, from
+   * the browser that asked for it; resolves the new session. Five wrong
+   * codes end that sign-in.
+   */
+  verifyEmailCode(code: string, options?: RedirectOptions): Promise<AuthResult<Session<U>>>;
+  /** `POST /password/forgot`: a reset link to the address if it has an account; resolves `{ ok: true }` either way. */
+  requestPasswordReset(email: string): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /password/reset` with the token from the reset link; resolves `{ ok: true }` (signs nobody in). */
+  resetPassword(token: string, password: string): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /email/verify`: a verification link to the session's address; resolves `{ ok: true }`. */
+  verifyEmail(): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /email/change`: a confirmation link to the new address; resolves `{ ok: true }`. */
+  changeEmail(email: string): Promise<AuthResult<{ ok: true }>>;
 }

@@ -8,7 +8,7 @@
 import type { StandardSchemaV1 } from "../standard_schema.ts";
 import type { User } from "../types.ts";
 import { isRecord } from "../is_record.ts";
-import { fail, knownKeys, optionalObject, optionalSchema } from "./_check.ts";
+import { fail, knownKeys, optionalFunction, optionalObject, optionalSchema } from "./_check.ts";
 
 /** Username and password submitted to `POST /signIn/credentials`. */
 export interface Credentials {
@@ -30,6 +30,20 @@ export interface FeatureSettings {
   readonly onCreateUser?: (payload: Record<string, unknown>, request: Request) => unknown;
   /** `credentials.throttle`: at most `maxAttempts` sign-in attempts per username per `window` seconds. */
   readonly throttle?: ThrottleSettings;
+  /** `credentials.resetPassword`: enables `POST /password/forgot` and `/password/reset` (with `email`). */
+  readonly resetPassword?: (input: PasswordReset, request: Request) => unknown;
+  /** `signUp.verifyEmail`: sign-up sends a verification message to the new user's address. */
+  readonly verifyEmailOnSignUp: boolean;
+}
+
+/** What `credentials.resetPassword` receives once a reset link was used. */
+export interface PasswordReset {
+  /** The user whose password changes. */
+  sub: string;
+  /** The address the reset link was sent to. */
+  email: string;
+  /** The new password, as typed: hash it before storing. */
+  password: string;
 }
 
 /**
@@ -74,8 +88,8 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
   const { identity, credentials, signUp } = options;
   optionalObject(identity, "identity", "{ schema }");
   knownKeys(identity, "identity", ["schema"]);
-  knownKeys(credentials, "credentials", ["authorize", "throttle"]);
-  knownKeys(signUp, "signUp", ["schema", "onCreateUser"]);
+  knownKeys(credentials, "credentials", ["authorize", "throttle", "resetPassword"]);
+  knownKeys(signUp, "signUp", ["schema", "onCreateUser", "verifyEmail"]);
   const identitySchema = isRecord(identity) ? identity.schema : undefined;
   optionalSchema(identitySchema, "identity.schema");
   if (credentials !== undefined) {
@@ -92,6 +106,12 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
       );
     }
     optionalSchema(signUp.schema, "signUp.schema");
+    if (signUp.verifyEmail !== undefined && typeof signUp.verifyEmail !== "boolean") {
+      fail("signUp.verifyEmail is invalid; expected true or false.");
+    }
+  }
+  if (isRecord(credentials)) {
+    optionalFunction(credentials.resetPassword, "credentials.resetPassword");
   }
   return Object.freeze({
     identitySchema: identitySchema as FeatureSettings["identitySchema"],
@@ -103,5 +123,9 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
     onCreateUser: isRecord(signUp)
       ? signUp.onCreateUser as FeatureSettings["onCreateUser"]
       : undefined,
+    resetPassword: isRecord(credentials)
+      ? credentials.resetPassword as FeatureSettings["resetPassword"]
+      : undefined,
+    verifyEmailOnSignUp: isRecord(signUp) && signUp.verifyEmail === true,
   });
 }

@@ -15,6 +15,7 @@ import {
   secretLooksWeak,
 } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
+import { purposeMode } from "../jose/for_purpose.ts";
 import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
@@ -32,6 +33,10 @@ export interface KeySettings {
   readonly csrfJose: Jose;
   /** OAuth flow cookies: sealed where the key allows it. */
   readonly flowJose: Jose;
+  /** Email links and codes: sealed where the key allows it; `exp` set per token. */
+  readonly emailJose: Jose;
+  /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
+  readonly readableFlowTokens: boolean;
 }
 
 /** What the key resolver reads from the config. */
@@ -92,6 +97,8 @@ export function resolveKeys(
         purpose: "oauth-flow",
         maxAge: FLOW_COOKIE_MAX_AGE,
       }),
+      emailJose: joseForPurpose(keys, { ...common, purpose: "email", maxAge: FLOW_COOKIE_MAX_AGE }),
+      readableFlowTokens: purposeMode(keys[0], "email", mode) === "signed",
     });
   } catch (error) {
     // A short or unusable secret is a config error like any other: TypeError, naming the option.

@@ -8,13 +8,14 @@
 
 import type { AuthContext, Credentials } from "../config.ts";
 import { readChunkedCookie } from "../cookies/chunks.ts";
-import { AuthError } from "../errors.ts";
+import { AuthError, errorName } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { failingFields, validateWith } from "../standard_schema.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { Session, User } from "../types.ts";
 import { callApp } from "./call_app.ts";
+import { requestVerification } from "./email.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
 import { issueSession, sessionIdOf, type UserSource, validateUser } from "./session.ts";
@@ -64,6 +65,8 @@ export interface SignInAttempt {
   profile?: Readonly<Record<string, unknown>>;
   /** The provider's tokens. */
   tokens?: Readonly<OAuthTokens>;
+  /** The address this sign-in proved (a verified provider email, an email link or code). */
+  verifiedEmail?: string;
 }
 
 /**
@@ -76,7 +79,8 @@ export async function finishSignIn(
   http: HttpContext,
   attempt: SignInAttempt,
 ): Promise<Session> {
-  let user = await validateUser(ctx, attempt.user, { source: attempt.source });
+  const verifiedEmail = attempt.verifiedEmail;
+  let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
   const hook = ctx.signInHook;
   if (hook) {
     const linked = await callApp(ctx, "callbacks.signIn", () =>
@@ -91,7 +95,7 @@ export async function finishSignIn(
       ctx.logger.log("info", "sign-in refused by callbacks.signIn", { provider: attempt.provider });
       throw new AuthError("access_denied", "The sign-in was refused.");
     }
-    user = await validateUser(ctx, linked, { source: "app" });
+    user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
   }
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
@@ -198,5 +202,11 @@ export async function signUp(
   const user = await validateUser(ctx, created, { source: "app" });
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signUp", { user, request: http.request });
+  if (ctx.verifyEmailOnSignUp && typeof user.email === "string") {
+    // The account exists either way: a message that cannot go out is logged, not answered.
+    await requestVerification(ctx, http, user).catch((error) => {
+      ctx.logger.log("warn", "sign-up verification message not sent", { error: errorName(error) });
+    });
+  }
   return session;
 }
