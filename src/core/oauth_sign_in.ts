@@ -255,7 +255,22 @@ export async function completeOAuthSignIn(
     source: "provider",
     profile: raw,
     tokens,
+    verifiedEmail: providerVerifiedEmail(raw, user),
   });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;
+}
+
+/**
+ * The address a provider vouched for: the mapped `email` when the profile
+ * (or the ID token's claims) says `email_verified: true` for that same
+ * address. A provider that says nothing proves nothing.
+ */
+function providerVerifiedEmail(raw: Record<string, unknown>, user: unknown): string | undefined {
+  const email = typeof user === "object" && user !== null
+    ? (user as { email?: unknown }).email
+    : undefined;
+  if (typeof email !== "string" || typeof raw.email !== "string") return undefined;
+  const verified = raw.email_verified === true || raw.email_verified === "true";
+  return verified && raw.email.toLowerCase() === email.toLowerCase() ? email : undefined;
 }
