@@ -228,6 +228,7 @@ ${
 <h1>Development outbox</h1>
 <p id="outbox-banner" class="message error" role="note">${escapeHTML(BANNER)}</p>
 <p class="muted">The newest of the last ${OUTBOX_SIZE} messages first. Reload to see new ones.
+Whoever can open this page can sign in as anyone: only the demo has it.
 <a href="/">Back to the demo</a></p>
 ${
     rows.length === 0
