@@ -58,8 +58,9 @@ const SECURITY_HEADERS = {
  * @property {import("@service-stack/auth").AuthConfig} authConfig What to pass to `createAuth`.
  * @property {(auth: DemoAuth) => (request: Request) => Promise<Response>} handler Given the
  *   instance made from `authConfig`, answers everything except `/auth/`: the page, its script
- *   and style, `/client/*`, the mock provider under `/mock-oauth/` and the device endpoints under
- *   `/demo/sessions`.
+ *   and style, `/client/*`, the mock provider under `/mock-oauth/`, the device endpoints under
+ *   `/demo/sessions`, the development outbox at `/demo/outbox` and the page again at
+ *   `/reset-password` (where reset links land).
  */
 
 /**
