@@ -97,13 +97,16 @@ function link(ctx: AuthContext, http: HttpContext, path: string, token: string):
   return `${http.origin}${ctx.basePath}/${path}?token=${encodeURIComponent(token)}`;
 }
 
-/** The link of a password reset: the app's `pages.resetPassword` when set, else the built-in form. */
+/**
+ * The link of a password reset: the app's `pages.resetPassword` when set, else the built-in form.
+ * Always absolute: a path alone in a message opens nothing from a mail app.
+ */
 function resetLink(ctx: AuthContext, http: HttpContext, token: string): string {
   const page = ctx.resetPasswordPage;
   if (page === undefined) return link(ctx, http, "password/reset", token);
   const url = new URL(page, http.origin);
   url.searchParams.set("token", token);
-  return page.startsWith("/") ? `${url.pathname}${url.search}` : url.href;
+  return url.href;
 }
 
 /** The user of an address: `findUser`, else `createUser` when configured, else `null`. */

@@ -100,7 +100,11 @@ Deno.test("demo: prints a fresh random password for the demo user, which signs i
     body: { username: "demo", password },
   });
   assert.equal(response.status, 200);
-  assert.deepEqual((await response.json()).user, { sub: "user-demo", name: "Demo User" });
+  assert.deepEqual((await response.json()).user, {
+    sub: "user-demo",
+    name: "Demo User",
+    email: "demo@example.com",
+  });
 });
 
 Deno.test("demo: a wrong password and an unknown username both get 401 access_denied", async () => {

@@ -364,15 +364,25 @@ Deno.test("password reset: same answer for unknown addresses, token used once, s
   assert.equal(resets.length, 1);
 });
 
-Deno.test("pages.resetPassword moves the reset link to the app's form", async () => {
-  const { auth, outbox } = emailAuth({ config: { pages: { resetPassword: "/reset" } } });
-  const browser = new Browser(auth.handlers.ALL);
-  const csrf = await browser.csrf();
-  await browser.fetch("POST", "/auth/password/forgot", {
-    json: { email: "ada@example.com" },
-    headers: { "X-CSRF-Token": csrf },
-  });
-  assert.match(outbox.last().url, /^\/reset\?token=/);
+Deno.test("pages.resetPassword moves the reset link to the app's form, as an absolute URL", async () => {
+  // A path alone in an email opens nothing: the link is built from the origin (baseURL) too.
+  for (
+    const [page, expected] of [
+      ["/reset", /^http:\/\/localhost:8000\/reset\?token=[\w.-]+$/],
+      ["/reset?from=mail", /^http:\/\/localhost:8000\/reset\?from=mail&token=[\w.-]+$/],
+      ["https://accounts.example.com/reset", /^https:\/\/accounts\.example\.com\/reset\?token=/],
+    ] as const
+  ) {
+    const { auth, outbox } = emailAuth({ config: { pages: { resetPassword: page } } });
+    const browser = new Browser(auth.handlers.ALL);
+    const csrf = await browser.csrf();
+    const response = await browser.fetch("POST", "/auth/password/forgot", {
+      json: { email: "ada@example.com" },
+      headers: { "X-CSRF-Token": csrf },
+    });
+    assert.equal(response.status, 200);
+    assert.match(outbox.last().url, expected, page);
+  }
 });
 
 Deno.test("verification marks the session's address verified; PATCH cannot set it or the email", async () => {

@@ -186,7 +186,11 @@ for (const target of TARGETS) {
         body: { username: "demo", password },
       });
       assert.equal(signedIn.status, 200);
-      assert.deepEqual((await signedIn.json()).user, { sub: "user-demo", name: "Demo User" });
+      assert.deepEqual((await signedIn.json()).user, {
+        sub: "user-demo",
+        name: "Demo User",
+        email: "demo@example.com",
+      });
       // Each cookie arrives as its own Set-Cookie line, Expires dates (with commas) intact.
       const cookies = signedIn.headers.getSetCookie();
       assert.ok(cookies.some((line) => line.startsWith("service-stack.session_token=")));
