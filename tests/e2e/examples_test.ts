@@ -193,6 +193,7 @@ Deno.test("demo: OAuth sign-in through the in-process mock provider lands on the
     sub: "mock-ada",
     name: "Ada Lovelace",
     email: "ada@example.com",
+    emailVerified: true,
   });
 });
 

@@ -75,6 +75,7 @@ Deno.test("oauth e2e: sign-in, callback, session and sign-out over loopback", as
       sub: "mock-user-1",
       name: "Grace Hopper",
       email: "grace@example.com",
+      emailVerified: true,
     });
     assert.ok(new Date(body.expires).getTime() > Date.now());
 

@@ -156,6 +156,7 @@ for (const target of TARGETS) {
         sub: "mock-grace",
         name: "Grace Hopper",
         email: "grace@example.com",
+        emailVerified: true,
       });
 
       // Update the name; the new session cookie carries it.

@@ -75,7 +75,7 @@ Deno.test("the default mock signs in by OpenID Connect without any discovery req
   const s = setup();
   const response = await signIn(s);
   assert.equal(response.headers.get("Location"), "/home");
-  assert.deepEqual(await sessionUser(s.browser), ADA);
+  assert.deepEqual(await sessionUser(s.browser), { ...ADA, emailVerified: true });
   assert.deepEqual(s.mock.requests.map((request) => request.endpoint), [
     "authorize",
     "token",
@@ -89,7 +89,7 @@ Deno.test("discovery mode: the issuer alone is enough to sign in", async () => {
   assert.equal("authorizeURL" in s.mock.provider, false);
   const response = await signIn(s);
   assert.equal(response.headers.get("Location"), "/home");
-  assert.deepEqual(await sessionUser(s.browser), ADA);
+  assert.deepEqual(await sessionUser(s.browser), { ...ADA, emailVerified: true });
   assert.deepEqual(s.mock.requests.map((request) => request.endpoint), [
     "discovery",
     "authorize",
@@ -112,7 +112,7 @@ Deno.test("{ id, name, issuer, clientId, clientSecret } alone signs in with scop
   const callback = await authorizeAt(mock as MockProvider, authorization);
   const response = await browser.get(pathOf(callback));
   assert.equal(response.headers.get("Location"), "/");
-  assert.deepEqual(await sessionUser(browser), ADA);
+  assert.deepEqual(await sessionUser(browser), { ...ADA, emailVerified: true });
 });
 
 Deno.test("an issuer-only provider's own scope wins over the default", async () => {
