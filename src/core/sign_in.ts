@@ -19,6 +19,7 @@ import { requestVerification } from "./email.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
 import { issueSession, sessionIdOf, type UserSource, validateUser } from "./session.ts";
+import { secondStepGate, type TwoFactorRequired } from "./two_factor.ts";
 
 /**
  * Issues the session for a validated user and a CSRF token bound to it, and
@@ -67,18 +68,24 @@ export interface SignInAttempt {
   tokens?: Readonly<OAuthTokens>;
   /** The address this sign-in proved (a verified provider email, an email link or code). */
   verifiedEmail?: string;
+  /** Where the browser goes once signed in; kept in the `two_factor` cookie when a code is due. */
+  redirectTo?: string;
+  /** Only for a passkey sign-in with user verification: it needs no second step. */
+  passkeyUserVerified?: boolean;
 }
 
 /**
  * Finishes a sign-in: validates the user, lets `callbacks.signIn` link or
- * refuse it (`null` is 401 `access_denied`), starts the session and emits
- * the `signIn` event.
+ * refuse it (`null` is 401 `access_denied`), then either stops at the
+ * second step (an enrolled user: the `two_factor` cookie and
+ * `TwoFactorRequired`, no session) or starts the session and emits the
+ * `signIn` event. Every first factor passes here, so none skips the gate.
  */
 export async function finishSignIn(
   ctx: AuthContext,
   http: HttpContext,
   attempt: SignInAttempt,
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const verifiedEmail = attempt.verifiedEmail;
   let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
   const hook = ctx.signInHook;
@@ -97,17 +104,23 @@ export async function finishSignIn(
     }
     user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
   }
+  const pending = await secondStepGate(ctx, http, { ...attempt, user });
+  if (pending !== null) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
   return session;
 }
 
-/** Credentials sign-in, shared by the route and `api.signIn("credentials")`. */
+/**
+ * Credentials sign-in, shared by the route and `api.signIn("credentials")`;
+ * `redirectTo` is where a browser goes after a second step, when one is due.
+ */
 export async function signInWithCredentials(
   ctx: AuthContext,
   http: HttpContext,
   credentials: Credentials,
-): Promise<Session> {
+  options: { redirectTo?: string } = {},
+): Promise<Session | TwoFactorRequired> {
   const authorize = ctx.authorize;
   if (!authorize) {
     throw new AuthError(
@@ -138,7 +151,12 @@ export async function signInWithCredentials(
     if (key && throttle) await ctx.throttleStore.hit(key, throttle.window);
     throw new AuthError("access_denied", "Wrong username or password.");
   }
-  const session = await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
+  const session = await finishSignIn(ctx, http, {
+    user,
+    provider: "credentials",
+    source: "app",
+    redirectTo: options.redirectTo,
+  });
   if (failures && key) await ctx.throttleStore.resetHits(key);
   return session;
 }

@@ -11,6 +11,7 @@ import type { AuthContext } from "../config.ts";
 import { browserFailure, withError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
 import { claimOAuthState } from "../core/single_use.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
@@ -19,7 +20,7 @@ import { clearFlowCookieLines } from "../oauth/flow_cookies.ts";
 
 /**
  * `GET /callback/:oauth`: 302 to the stored target, with the session or with
- * an error. Without a trusted target (flow cookies missing, expired or
+ * an error, or to the second-step page when the user must give a code. Without a trusted target (flow cookies missing, expired or
  * forged) it is a browser failure: `pages.error`, an HTML page, or JSON.
  */
 export async function callbackRoute(
@@ -40,7 +41,9 @@ export async function callbackRoute(
   try {
     await claimOAuthState(ctx, flow.state);
     const response = await authorizationResponse(http);
-    await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
+    const done = await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
+    // An enrolled user goes to the second step; the target waits in the `two_factor` cookie.
+    if (isTwoFactorRequired(done)) return redirectResponse(http, twoFactorPageURL(ctx));
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {
     const failure = toAuthError(error, ctx.logger, "oauth callback");
