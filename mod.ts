@@ -23,6 +23,7 @@ export type {
   OAuthProviderEntry,
   PasswordReset,
   SignInParams,
+  TwoFactorConfig,
   UserInput,
 } from "./src/config.ts";
 export type { EmailMessage, EmailMessageKind } from "./src/config/email.ts";

@@ -9,7 +9,25 @@
 import { isRecord } from "../is_record.ts";
 import { fail, knownKeys } from "./_check.ts";
 
-/** The `twoFactor` option of `createAuth`. */
+/**
+ * The `twoFactor` option of `createAuth`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type TwoFactorConfig } from "@service-stack/auth";
+ *
+ * const factors = new Map<string, string>(); // your user records
+ * const twoFactor: TwoFactorConfig = {
+ *   load: (sub) => factors.get(sub) ?? null,
+ *   save: (sub, value) => {
+ *     if (value === null) factors.delete(sub);
+ *     else factors.set(sub, value);
+ *   },
+ *   issuer: "My App",
+ * };
+ * const auth = createAuth({ oauth: [], secret: "a-secret-of-at-least-thirty-two-bytes!!", twoFactor });
+ * ```
+ */
 export interface TwoFactorConfig {
   /**
    * The user's sealed factor as `save` last stored it, or `null` (or
