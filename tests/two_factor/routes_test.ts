@@ -466,3 +466,31 @@ Deno.test("a shared store: a code used on one instance is refused on another (me
   assert.equal((await verify(await pendingBrowser(a), { code })).status, 200);
   await assertError(await verify(await pendingBrowser(b), { code }), 400, "invalid_grant");
 });
+
+Deno.test("a load that throws fails closed: 500 server_error, no session, no pending cookie", async () => {
+  const w = world({
+    load: () => {
+      throw new Error("database down");
+    },
+  });
+  const browser = w.browser();
+  const response = await browser.signIn();
+  await assertError(response, 500, "server_error");
+  assert.ok(!browser.cookies.has(SESSION_COOKIE));
+  assert.ok(!browser.cookies.has(TWO_FACTOR_COOKIE));
+});
+
+Deno.test("a lone asymmetric signing key cannot seal factors: createAuth refuses twoFactor", async () => {
+  const pair = await crypto.subtle.generateKey(
+    { name: "ECDSA", namedCurve: "P-256" },
+    false,
+    ["sign", "verify"],
+  );
+  const twoFactor = { load: () => null, save: () => {} };
+  assert.throws(
+    () => makeAuth({ secret: pair, jwt: { mode: "signed" }, twoFactor }),
+    /twoFactor needs values nobody can read/,
+  );
+  // The same key without twoFactor is accepted: the refusal is about two-factor alone.
+  makeAuth({ secret: pair, jwt: { mode: "signed" } });
+});
