@@ -494,3 +494,18 @@ Deno.test("a lone asymmetric signing key cannot seal factors: createAuth refuses
   // The same key without twoFactor is accepted: the refusal is about two-factor alone.
   makeAuth({ secret: pair, jwt: { mode: "signed" } });
 });
+
+Deno.test("verify: twenty tries per user in 15 minutes across pending sign-ins, then 429 with any code", async () => {
+  const w = world();
+  const { secret } = await enroll(w);
+  for (let pending = 0; pending < 4; pending++) {
+    const browser = await pendingBrowser(w);
+    for (let i = 0; i < 5; i++) {
+      await assertError(await verify(browser, { code: "000000" }), 400, "invalid_grant");
+    }
+  }
+  // A fresh pending sign-in (the password is known) gets no more guesses.
+  const browser = await pendingBrowser(w);
+  await assertError(await verify(browser, { code: await codeAt(w, secret) }), 429, "access_denied");
+  assert.equal(await sessionOf(browser), null);
+});
