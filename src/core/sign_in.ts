@@ -174,13 +174,15 @@ async function throttleKey(username: string): Promise<string> {
 
 /**
  * Sign-up: validates the payload with `signUp.schema` (when set), creates
- * the user with `signUp.onCreateUser`, starts the session and emits `signUp`.
+ * the user with `signUp.onCreateUser`, starts the session and emits
+ * `signUp`; a hook that answers with an account that has two-factor on gets
+ * the second step instead (`TwoFactorRequired`, no session, no event).
  */
 export async function signUp(
   ctx: AuthContext,
   http: HttpContext,
   body: Record<string, unknown>,
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const onCreateUser = ctx.onCreateUser;
   if (!onCreateUser) {
     throw new AuthError(
@@ -207,6 +209,9 @@ export async function signUp(
     () => onCreateUser(payload, http.request),
   );
   const user = await validateUser(ctx, created, { source: "app" });
+  // An existing, enrolled account returned by the hook must not skip its second step.
+  const pending = await secondStepGate(ctx, http, { user, provider: "signUp" });
+  if (pending !== null) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signUp", { user, request: http.request });
   if (ctx.verifyEmailOnSignUp && typeof user.email === "string") {

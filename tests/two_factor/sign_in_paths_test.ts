@@ -151,3 +151,15 @@ Deno.test("without two-factor for the user every path signs in directly", async 
   assert.equal(oauth.headers.get("Location"), "/home");
   assert.ok(oauth.headers.getSetCookie().some((line) => line.includes("session_token=")));
 });
+
+Deno.test("path: sign-up whose onCreateUser answers with an enrolled account stops at the second step", async () => {
+  // An app whose sign-up hook hands back an existing account must not open it without its code.
+  const w = world({ config: { signUp: { onCreateUser: () => ADA } } });
+  const { secret } = await enroll(w);
+  const browser = w.browser();
+  const response = await post(browser, "/auth/signUp", { name: "Ada" });
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { twoFactorRequired: true });
+  await assertPending(browser, response);
+  await signedInWithCode(w, browser, secret);
+});
