@@ -8,7 +8,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { clearCookieLine, serializeCookie } from "../cookies/serialize.ts";
+import { chunkedCookieLines, clearCookieLines, readChunkedCookie } from "../cookies/chunks.ts";
 import { AuthError, errorName } from "../errors.ts";
 import type { HttpContext } from "../http_context.ts";
 import type { SessionStore } from "../store/types.ts";
@@ -142,18 +142,33 @@ export async function secondStepGate(
     user: input.user as unknown as Record<string, unknown>,
     ...(input.redirectTo === undefined ? {} : { redirectTo: input.redirectTo }),
   }, { now: deps.now });
-  http.setCookies.push(serializeCookie({
-    name: http.jar.twoFactor.name,
-    value,
-    attributes: { ...http.jar.twoFactor.attributes, maxAge: PENDING_SIGN_IN_SECONDS },
-  }, http.nowMs));
+  setTwoFactorCookie(http, value, PENDING_SIGN_IN_SECONDS);
   ctx.logger.log("info", "second step required", { provider: input.provider });
   return TWO_FACTOR_REQUIRED;
 }
 
-/** The `Set-Cookie` line that removes the `two_factor` cookie. */
-export function clearTwoFactorCookie(http: HttpContext): string {
-  return clearCookieLine(http.jar.twoFactor);
+/**
+ * Sets the `two_factor` cookie (a pending sign-in or enrollment), in chunks
+ * when a large user makes it longer than one cookie may be.
+ */
+export function setTwoFactorCookie(http: HttpContext, value: string, maxAge: number): void {
+  http.setCookies.push(
+    ...chunkedCookieLines(http.jar.twoFactor, value, {
+      maxAge,
+      requestCookies: http.cookies,
+      nowMs: http.nowMs,
+    }),
+  );
+}
+
+/** The `two_factor` cookie's value (chunks joined); `""` when absent. */
+export function readTwoFactorCookie(http: HttpContext): string {
+  return readChunkedCookie(http.jar.twoFactor.name, http.cookies) ?? "";
+}
+
+/** The `Set-Cookie` lines that remove the `two_factor` cookie and any of its chunks. */
+export function clearTwoFactorCookie(http: HttpContext): string[] {
+  return clearCookieLines(http.jar.twoFactor, http.cookies);
 }
 
 /** Where a browser goes for its second step: `pages.twoFactor`, else the built-in form. */

@@ -16,11 +16,12 @@ import { readSession } from "../core/session.ts";
 import { startSession } from "../core/sign_in.ts";
 import {
   clearTwoFactorCookie,
+  readTwoFactorCookie,
+  setTwoFactorCookie,
   twoFactorDeps,
   twoFactorHooks,
   withFactor,
 } from "../core/two_factor.ts";
-import { serializeCookie } from "../cookies/serialize.ts";
 import { AuthError } from "../errors.ts";
 import { type Body, jsonResponse, mediaType, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
@@ -58,13 +59,13 @@ function isForm(http: HttpContext): boolean {
 
 /** The `two_factor` cookie's value ("" when absent: refused as `pending-invalid`). */
 function pendingCookie(http: HttpContext): string {
-  return http.cookies.get(http.jar.twoFactor.name) ?? "";
+  return readTwoFactorCookie(http);
 }
 
 /** Logs a refusal by reason (never the code) and returns its error; clears a spent cookie. */
 function refusal(ctx: AuthContext, http: HttpContext, refused: Refused, step: string): AuthError {
   const { error, over } = twoFactorFailure(refused.reason);
-  if (over) http.setCookies.push(clearTwoFactorCookie(http));
+  if (over) http.setCookies.push(...clearTwoFactorCookie(http));
   ctx.logger.log(
     "info",
     `two-factor ${step} refused`,
@@ -113,11 +114,7 @@ export async function enrollRoute(ctx: AuthContext, http: HttpContext): Promise<
     issuer: hooks.issuer ?? new URL(http.origin).hostname,
     account: accountLabel(payload as Record<string, unknown>, payload.sub),
   });
-  http.setCookies.push(serializeCookie({
-    name: http.jar.twoFactor.name,
-    value: started.pendingValue,
-    attributes: { ...http.jar.twoFactor.attributes, maxAge: PENDING_ENROLLMENT_SECONDS },
-  }, http.nowMs));
+  setTwoFactorCookie(http, started.pendingValue, PENDING_ENROLLMENT_SECONDS);
   return jsonResponse(http, { secret: started.secret, uri: started.uri }, 200);
 }
 
@@ -136,7 +133,7 @@ export async function confirmRoute(ctx: AuthContext, http: HttpContext): Promise
     code: read.code,
   });
   if (!result.ok) throw refusal(ctx, http, result, "confirmation");
-  http.setCookies.push(clearTwoFactorCookie(http));
+  http.setCookies.push(...clearTwoFactorCookie(http));
   ctx.logger.log("info", "two-factor turned on", clientDetails(ctx, http));
   return jsonResponse(http, { backupCodes: result.backupCodes }, 200);
 }
@@ -222,7 +219,7 @@ export async function verifyRoute(ctx: AuthContext, http: HttpContext): Promise<
       }
       throw error;
     }
-    http.setCookies.push(clearTwoFactorCookie(http));
+    http.setCookies.push(...clearTwoFactorCookie(http));
     const { pending } = result;
     const user = pending.user as unknown as User;
     const session = await startSession(ctx, http, user);

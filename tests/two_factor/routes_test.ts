@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { memoryStore } from "../../mod.ts";
 import { signInAs } from "../../testing.ts";
-import { assertError, makeAuth } from "../server/_helpers.ts";
+import { assertError, bioSchema, makeAuth } from "../server/_helpers.ts";
 import {
   ADA,
   assertPending,
@@ -508,4 +508,26 @@ Deno.test("verify: twenty tries per user in 15 minutes across pending sign-ins, 
   const browser = await pendingBrowser(w);
   await assertError(await verify(browser, { code: await codeAt(w, secret) }), 429, "access_denied");
   assert.equal(await sessionOf(browser), null);
+});
+
+Deno.test("a large user's pending sign-in is kept in chunks and still finishes", async () => {
+  const big = { ...ADA, bio: "x".repeat(6000) };
+  const w = world({
+    config: {
+      identity: { schema: bioSchema() },
+      credentials: { authorize: () => big },
+    },
+  });
+  const { secret } = await enroll(w);
+  const browser = w.browser();
+  const response = await browser.signIn();
+  assert.deepEqual(await response.json(), { twoFactorRequired: true });
+  for (const line of response.headers.getSetCookie()) {
+    assert.ok(new TextEncoder().encode(line).length <= 4096, "each Set-Cookie line fits");
+  }
+  assert.ok([...browser.cookies.keys()].filter((name) => name.includes("two_factor")).length > 1);
+  const done = await verify(browser, { code: await codeAt(w, secret) });
+  assert.equal(done.status, 200);
+  assert.equal((await done.json()).user.bio, big.bio);
+  assert.ok(![...browser.cookies.keys()].some((name) => name.includes("two_factor")));
 });
