@@ -47,5 +47,9 @@ export type {
   SignInCredentialsOptions,
   SignInOptions,
   SignUpOptions,
+  TwoFactorAnswer,
+  TwoFactorClient,
+  TwoFactorEnrollment,
+  TwoFactorRequired,
   UpdateSessionOptions,
 } from "./src/client/types.ts";

@@ -25,6 +25,7 @@ export type {
   PasswordReset,
   SignInParams,
   SignInResult,
+  TwoFactorConfig,
   UserInput,
 } from "./src/config.ts";
 export type { EmailMessage, EmailMessageKind } from "./src/config/email.ts";

@@ -30,6 +30,11 @@ import { type OIDCSettings, resolveOIDC } from "./config/oidc.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
 import { type PageSettings, resolvePages } from "./config/pages.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
+import {
+  resolveTwoFactor,
+  type TwoFactorConfig,
+  type TwoFactorSettings,
+} from "./config/two_factor.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
@@ -56,6 +61,7 @@ export type {
   PasswordReset,
   SignInParams,
   SignInResult,
+  TwoFactorConfig,
 };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
@@ -155,6 +161,12 @@ export interface AuthConfig<
    * delivers the messages.
    */
   email?: EmailConfig<UserInput<U>>;
+  /**
+   * Two-factor sign-in (TOTP and backup codes): after any first factor, a
+   * user whose `load` returns a value gets no session until the second
+   * step (`POST /twoFactor/verify`).
+   */
+  twoFactor?: TwoFactorConfig;
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
   callbacks?: AuthCallbacks<NoInfer<U>>;
   /** Audit events, called after the fact; their errors are logged, never answered. */
@@ -162,9 +174,10 @@ export interface AuthConfig<
   /**
    * Where browser-facing failures land: `error` (a path or an absolute URL)
    * receives `error` and `error_description` in its query when a sign-in or
-   * callback fails with no trusted target to go back to.
+   * callback fails with no trusted target to go back to; `twoFactor` is the
+   * app's second-step form (default the built-in `{basePath}/twoFactor`).
    */
-  pages?: { error?: string; resetPassword?: string };
+  pages?: { error?: string; resetPassword?: string; twoFactor?: string };
   /** Token format: `sealed` (default), `signed` or `encrypted`. */
   jwt?: { mode?: JWTMode };
   /**
@@ -194,7 +207,8 @@ export interface AuthContext
     FeatureSettings,
     HookSettings,
     PageSettings,
-    EmailSettings {
+    EmailSettings,
+    TwoFactorSettings {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -220,6 +234,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "credentials",
   "signUp",
   "email",
+  "twoFactor",
   "jwt",
   "session",
   "callbacks",
@@ -290,6 +305,12 @@ export function buildContext(config: AuthConfig): AuthContext {
       "email needs tokens nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
     );
   }
+  const twoFactor = resolveTwoFactor(config.twoFactor);
+  if (twoFactor.twoFactor && keys.readableFlowTokens) {
+    fail(
+      "twoFactor needs values nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
+    );
+  }
   if (features.resetPassword && !email.email) {
     fail(
       "credentials.resetPassword needs email to send the reset links; expected email: { send, findUser }.",
@@ -327,6 +348,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     ...hooks,
     ...pages,
     ...email,
+    ...twoFactor,
     basePath,
     providers,
     jars,

@@ -19,6 +19,7 @@ import { readFile } from "node:fs/promises";
 import { AuthError, hashPassword, memoryStore, verifyPassword } from "@service-stack/auth";
 import { createMockProvider } from "@service-stack/auth/testing";
 import { createEmailDemo, RESET_PAGE, sessionUser } from "./email_demo.mjs";
+import { createTwoFactorDemo } from "./two_factor_demo.mjs";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
 const SECRET_NAMES = ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"];
@@ -248,9 +249,13 @@ export async function createDemo(options) {
     redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
   });
 
+  // Two-factor sign-in (TOTP and backup codes): see two_factor_demo.mjs.
+  const twoFactor = await createTwoFactorDemo({ issuer: "service-stack demo" });
+
   /** @type {import("@service-stack/auth").AuthConfig} */
   const authConfig = {
     oauth: [mock.provider],
+    twoFactor: twoFactor.config,
     // The server's discovery, JWKS, token and user-info calls go to the in-process mock, not
     // over the network.
     fetch: mock.fetch,
@@ -314,8 +319,10 @@ export async function createDemo(options) {
    */
   function handler(auth) {
     const devices = deviceEndpoints(auth);
+    const twoFactorRoutes = twoFactor.handler(auth);
     return async (request) => {
       const url = new URL(request.url);
+      if (twoFactor.handles(url.pathname)) return await twoFactorRoutes(request);
       if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
         return await mock.handler(request);
       }

@@ -253,7 +253,7 @@ async function endSession(device, button) {
  * what replaced it.
  *
  * @param {string} id
- * @param {(fields: Record<string, string>) => Promise<{ error: null | ErrorBody }>} action
+ * @param {(fields: Record<string, string>) => Promise<{ data?: unknown, error: null | ErrorBody }>} action
  * @param {{ text: string, where: string }} success
  */
 function onSubmit(id, action, success) {
@@ -269,7 +269,14 @@ function onSubmit(id, action, success) {
     const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     button.disabled = true;
     try {
-      const { error } = await action(fields);
+      const result = await action(fields);
+      const { error } = result;
+      // The password was right but a second step is due: /two_factor.js asks for the code.
+      if (/** @type {any} */ (result).data?.twoFactorRequired === true) {
+        form.reset();
+        document.dispatchEvent(new CustomEvent("demo:two-factor-required"));
+        return;
+      }
       if (error) {
         if (signedInForm && error.status === 401) sessionEnded();
         else say(messageId, describe(error), "error");
@@ -446,5 +453,7 @@ if (query.has("error")) {
   say("signed-in-message", "Signed in through the mock OAuth provider.");
 } else if (query.get("signed-in") === "email" && document.body.dataset.state === "signed-in") {
   say("signed-in-message", "Signed in with the emailed link.");
+} else if (query.get("signed-in") === "two-factor" && document.body.dataset.state === "signed-in") {
+  say("signed-in-message", "Signed in with your second factor.");
 }
 if (query.size > 0) history.replaceState(null, "", "/");

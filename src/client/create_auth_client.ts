@@ -18,6 +18,9 @@ import type {
   SignIn,
   SignInCredentialsOptions,
   SignInOptions,
+  TwoFactorAnswer,
+  TwoFactorEnrollment,
+  TwoFactorRequired,
 } from "./types.ts";
 
 function isSession<U extends User>(body: unknown): body is Session<U> {
@@ -27,6 +30,26 @@ function isSession<U extends User>(body: unknown): body is Session<U> {
 
 function isOk(body: unknown): body is { ok: true } {
   return isRecord(body) && body.ok === true;
+}
+
+function isTwoFactorRequired(body: unknown): body is TwoFactorRequired {
+  return isRecord(body) && body.twoFactorRequired === true;
+}
+
+/** A session, or the second step still due. */
+function isSessionOrSecondStep<U extends User>(
+  body: unknown,
+): body is Session<U> | TwoFactorRequired {
+  return isSession<U>(body) || isTwoFactorRequired(body);
+}
+
+function isEnrollment(body: unknown): body is TwoFactorEnrollment {
+  return isRecord(body) && typeof body.secret === "string" && typeof body.uri === "string";
+}
+
+function isBackupCodes(body: unknown): body is { backupCodes: string[] } {
+  return isRecord(body) && Array.isArray(body.backupCodes) &&
+    body.backupCodes.every((code) => typeof code === "string");
 }
 
 function isCsrfTokenBody(body: unknown): body is { csrfToken: string } {
@@ -117,7 +140,9 @@ export function createAuthClient<
     });
     queue = run;
     return run.then((result) => {
-      if (!result.error && (redirect.redirect ?? redirectTo !== undefined)) {
+      // A pending second step is no sign-in yet: stay on the page to ask for the code.
+      const done = !result.error && !isTwoFactorRequired(result.data);
+      if (done && (redirect.redirect ?? redirectTo !== undefined)) {
         if (redirectTo !== undefined) navigate(redirectTo);
         else reload();
       }
@@ -149,7 +174,7 @@ export function createAuthClient<
     return mutate(
       { method: "POST", path: "/signIn/credentials", body: { username, password } },
       redirect,
-      isSession<DefaultUser>,
+      isSessionOrSecondStep<DefaultUser>,
     );
   }
 
@@ -205,7 +230,7 @@ export function createAuthClient<
       return mutate(
         { method: "POST", path: "/callback/email", body: { code } },
         codeOptions,
-        isSession<DefaultUser>,
+        isSessionOrSecondStep<DefaultUser>,
       );
     },
 
@@ -235,6 +260,41 @@ export function createAuthClient<
         { redirect: false },
         isOk,
       );
+    },
+
+    twoFactor: {
+      enroll() {
+        return mutate(
+          { method: "POST", path: "/twoFactor/enroll", body: {} },
+          { redirect: false },
+          isEnrollment,
+        );
+      },
+      confirm(code: string) {
+        return mutate(
+          { method: "POST", path: "/twoFactor/confirm", body: { code } },
+          { redirect: false },
+          isBackupCodes,
+        );
+      },
+      verify(answer: TwoFactorAnswer, verifyOptions: RedirectOptions = {}) {
+        // Only the one field is sent: anything else would be refused by the server.
+        const body = isRecord(answer) && "backupCode" in answer
+          ? { backupCode: answer.backupCode }
+          : { code: isRecord(answer) ? (answer as { code?: unknown }).code : undefined };
+        return mutate(
+          { method: "POST", path: "/twoFactor/verify", body },
+          verifyOptions,
+          isSession<DefaultUser>,
+        );
+      },
+      disable(code: string) {
+        return mutate(
+          { method: "POST", path: "/twoFactor/disable", body: { code } },
+          { redirect: false },
+          isOk,
+        );
+      },
     },
   };
 }

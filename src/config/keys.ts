@@ -35,6 +35,8 @@ export interface KeySettings {
   readonly flowJose: Jose;
   /** Email links and codes: sealed where the key allows it; `exp` set per token. */
   readonly emailJose: Jose;
+  /** Two-factor values (the sealed factor, the pending second step): always encrypted (JWE). */
+  readonly twoFactorJose: Jose;
   /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
   readonly readableFlowTokens: boolean;
 }
@@ -98,6 +100,7 @@ export function resolveKeys(
         maxAge: FLOW_COOKIE_MAX_AGE,
       }),
       emailJose: joseForPurpose(keys, { ...common, purpose: "email", maxAge: FLOW_COOKIE_MAX_AGE }),
+      twoFactorJose: joseForPurpose(keys, { ...common, purpose: "two-factor" }),
       readableFlowTokens: purposeMode(keys[0], "email", mode) === "signed",
     });
   } catch (error) {

@@ -13,6 +13,8 @@ export interface PageSettings {
   readonly errorPage?: string;
   /** `pages.resetPassword`: the app's own reset form; reset links point at it (token in the query). */
   readonly resetPasswordPage?: string;
+  /** `pages.twoFactor`: the app's own second-step form; browser sign-ins land there when a code is due. */
+  readonly twoFactorPage?: string;
 }
 
 /** Resolves `pages`: `error` is a path starting with one `/`, or an absolute http(s) URL. */
@@ -20,8 +22,8 @@ export function resolvePages(value: unknown): PageSettings {
   if (value !== undefined && !isRecord(value)) {
     fail('pages is not an object; expected { error: "/auth-error" }.');
   }
-  knownKeys(value, "pages", ["error", "resetPassword"]);
-  const settings: { errorPage?: string; resetPasswordPage?: string } = {};
+  knownKeys(value, "pages", ["error", "resetPassword", "twoFactor"]);
+  const settings: { errorPage?: string; resetPasswordPage?: string; twoFactorPage?: string } = {};
   const error = isRecord(value) ? value.error : undefined;
   if (error !== undefined) {
     if (typeof error !== "string" || !isPageURL(error)) {
@@ -37,6 +39,15 @@ export function resolvePages(value: unknown): PageSettings {
       );
     }
     settings.resetPasswordPage = reset;
+  }
+  const twoFactor = isRecord(value) ? value.twoFactor : undefined;
+  if (twoFactor !== undefined) {
+    if (typeof twoFactor !== "string" || !isPageURL(twoFactor)) {
+      fail(
+        'pages.twoFactor is invalid; expected a path like "/two-factor" or an absolute https: URL.',
+      );
+    }
+    settings.twoFactorPage = twoFactor;
   }
   return Object.freeze(settings);
 }

@@ -31,6 +31,7 @@ import { callApp } from "./call_app.ts";
 import type { CurrentSession } from "./session.ts";
 import { reissueSession, userFromPayload } from "./session.ts";
 import { finishSignIn } from "./sign_in.ts";
+import type { TwoFactorRequired } from "./two_factor.ts";
 
 /** Messages per address per window: later requests answer the same and send nothing. */
 const MAX_MESSAGES = 3;
@@ -202,7 +203,8 @@ async function signInProven(
   ctx: AuthContext,
   http: HttpContext,
   address: string,
-): Promise<Session> {
+  redirectTo: string | undefined,
+): Promise<Session | TwoFactorRequired> {
   const hooks = emailHooks(ctx);
   let user = await findUser(ctx, http, address);
   if (user === null && hooks.createUser !== undefined) {
@@ -220,12 +222,13 @@ async function signInProven(
     provider: "email",
     source: "app",
     verifiedEmail: address,
+    redirectTo,
   });
 }
 
 /** What a confirmed email token did. */
 export type EmailConfirmation =
-  | { kind: "sign-in"; session: Session; redirectTo?: string }
+  | { kind: "sign-in"; session: Session | TwoFactorRequired; redirectTo?: string }
   | { kind: "verify-email" | "change-email"; session: Session | null };
 
 const LINK_KINDS: readonly EmailTokenKind[] = ["sign-in", "verify-email", "change-email"];
@@ -245,7 +248,7 @@ export async function confirmEmailToken(
   if (token === null) throw invalidGrant("This link is invalid or has expired; ask for a new one.");
   await consumeToken(ctx, http, token);
   if (token.kind === "sign-in") {
-    const session = await signInProven(ctx, http, token.email);
+    const session = await signInProven(ctx, http, token.email, token.redirectTo);
     http.setCookies.push(clearEmailFlowCookie(http));
     return { kind: "sign-in", session, redirectTo: token.redirectTo };
   }
@@ -260,7 +263,7 @@ export async function confirmEmailCode(
   ctx: AuthContext,
   http: HttpContext,
   code: unknown,
-): Promise<{ session: Session; redirectTo?: string }> {
+): Promise<{ session: Session | TwoFactorRequired; redirectTo?: string }> {
   emailHooks(ctx);
   if (!isEmailCode(code)) {
     throw new AuthError("invalid_request", '"code" is invalid; expected six digits.');
@@ -303,7 +306,12 @@ export async function confirmEmailCode(
     expiresAt: flow.exp,
   };
   await consumeToken(ctx, http, token);
-  const session = await signInProven(ctx, http, token.email);
+  const session = await signInProven(
+    ctx,
+    http,
+    token.email,
+    typeof flow.rt === "string" ? flow.rt : undefined,
+  );
   http.setCookies.push(clearEmailFlowCookie(http));
   return typeof flow.rt === "string" ? { session, redirectTo: flow.rt } : { session };
 }

@@ -42,6 +42,7 @@ import type { Session } from "../types.ts";
 import { defaultTarget } from "./redirects.ts";
 import { callApp } from "./call_app.ts";
 import { finishSignIn } from "./sign_in.ts";
+import type { TwoFactorRequired } from "./two_factor.ts";
 
 /** The error for a provider id no provider has: 400 `invalid_request`. */
 export function unknownProviderError(): AuthError {
@@ -195,7 +196,8 @@ function checkTenantIss(params: URLSearchParams, claims: IdTokenClaims): void {
  * Completes a sign-in from the authorization response parameters: checks
  * them against the flow, exchanges the code with the PKCE verifier, for
  * OpenID Connect validates the ID token (and matches the user info's `sub`
- * to it), maps the profile, and starts the session.
+ * to it), maps the profile, and starts the session (or, for an enrolled
+ * user, stops at the second step: `TwoFactorRequired`).
  */
 export async function completeOAuthSignIn(
   ctx: AuthContext,
@@ -207,7 +209,7 @@ export async function completeOAuthSignIn(
     /** The `user` object a `form_post` provider posted (see `ProfileContext.postedUser`). */
     postedUser?: Record<string, unknown>;
   },
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const { flow, params } = callback;
   const metadata = await metadataFor(ctx, callback.provider);
   const provider = withMetadata(callback.provider, metadata);
@@ -256,6 +258,7 @@ export async function completeOAuthSignIn(
     profile: raw,
     tokens,
     verifiedEmail: providerVerifiedEmail(raw, user),
+    redirectTo: flow.redirectTo,
   });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;

@@ -19,6 +19,7 @@ import { requestVerification } from "./email.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
 import { issueSession, sessionIdOf, type UserSource, validateUser } from "./session.ts";
+import { secondStepGate, type TwoFactorRequired } from "./two_factor.ts";
 
 /**
  * Issues the session for a validated user and a CSRF token bound to it, and
@@ -67,18 +68,24 @@ export interface SignInAttempt {
   tokens?: Readonly<OAuthTokens>;
   /** The address this sign-in proved (a verified provider email, an email link or code). */
   verifiedEmail?: string;
+  /** Where the browser goes once signed in; kept in the `two_factor` cookie when a code is due. */
+  redirectTo?: string;
+  /** Only for a passkey sign-in with user verification: it needs no second step. */
+  passkeyUserVerified?: boolean;
 }
 
 /**
  * Finishes a sign-in: validates the user, lets `callbacks.signIn` link or
- * refuse it (`null` is 401 `access_denied`), starts the session and emits
- * the `signIn` event.
+ * refuse it (`null` is 401 `access_denied`), then either stops at the
+ * second step (an enrolled user: the `two_factor` cookie and
+ * `TwoFactorRequired`, no session) or starts the session and emits the
+ * `signIn` event. Every first factor passes here, so none skips the gate.
  */
 export async function finishSignIn(
   ctx: AuthContext,
   http: HttpContext,
   attempt: SignInAttempt,
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const verifiedEmail = attempt.verifiedEmail;
   let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
   const hook = ctx.signInHook;
@@ -97,17 +104,23 @@ export async function finishSignIn(
     }
     user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
   }
+  const pending = await secondStepGate(ctx, http, { ...attempt, user });
+  if (pending !== null) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
   return session;
 }
 
-/** Credentials sign-in, shared by the route and `api.signIn("credentials")`. */
+/**
+ * Credentials sign-in, shared by the route and `api.signIn("credentials")`;
+ * `redirectTo` is where a browser goes after a second step, when one is due.
+ */
 export async function signInWithCredentials(
   ctx: AuthContext,
   http: HttpContext,
   credentials: Credentials,
-): Promise<Session> {
+  options: { redirectTo?: string } = {},
+): Promise<Session | TwoFactorRequired> {
   const authorize = ctx.authorize;
   if (!authorize) {
     throw new AuthError(
@@ -142,7 +155,12 @@ export async function signInWithCredentials(
   }
   // The right password gives the attempts back (the store has no decrement: all of them).
   if (key) await ctx.throttleStore.resetHits(key);
-  return await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
+  return await finishSignIn(ctx, http, {
+    user,
+    provider: "credentials",
+    source: "app",
+    redirectTo: options.redirectTo,
+  });
 }
 
 const encoder = new TextEncoder();
@@ -167,13 +185,15 @@ function foldUsername(username: string): string {
 
 /**
  * Sign-up: validates the payload with `signUp.schema` (when set), creates
- * the user with `signUp.onCreateUser`, starts the session and emits `signUp`.
+ * the user with `signUp.onCreateUser`, starts the session and emits
+ * `signUp`; a hook that answers with an account that has two-factor on gets
+ * the second step instead (`TwoFactorRequired`, no session, no event).
  */
 export async function signUp(
   ctx: AuthContext,
   http: HttpContext,
   body: Record<string, unknown>,
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const onCreateUser = ctx.onCreateUser;
   if (!onCreateUser) {
     throw new AuthError(
@@ -200,6 +220,9 @@ export async function signUp(
     () => onCreateUser(payload, http.request),
   );
   const user = await validateUser(ctx, created, { source: "app" });
+  // An existing, enrolled account returned by the hook must not skip its second step.
+  const pending = await secondStepGate(ctx, http, { user, provider: "signUp" });
+  if (pending !== null) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signUp", { user, request: http.request });
   if (ctx.verifyEmailOnSignUp && typeof user.email === "string") {

@@ -14,6 +14,7 @@ import { browserFailure, withPlainError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
 import { readSession } from "../core/session.ts";
 import { claimOAuthState } from "../core/single_use.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
@@ -23,10 +24,11 @@ import type { ResolvedProvider } from "../oauth/resolve.ts";
 
 /**
  * `GET /callback/:oauth`: 302 to the stored target, with the session or with
- * an error. Without a trusted target (flow cookies missing, expired, forged
- * or of another provider) it is a browser failure: `pages.error`, an HTML
- * page, or JSON; except that a browser already signed in (Back to an old
- * callback URL) is sent on to `/`.
+ * an error, or to the second-step page when the user must give a code.
+ * Without a trusted target (flow cookies missing, expired, forged or of
+ * another provider) it is a browser failure: `pages.error`, an HTML page, or
+ * JSON; except that a browser already signed in (Back to an old callback
+ * URL) is sent on to `/`.
  */
 export async function callbackRoute(
   ctx: AuthContext,
@@ -69,7 +71,9 @@ export async function callbackRoute(
   http.setCookies.push(...clearFlowCookieLines(http));
   try {
     await claimOAuthState(ctx, flow);
-    await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
+    const done = await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
+    // An enrolled user goes to the second step; the target waits in the `two_factor` cookie.
+    if (isTwoFactorRequired(done)) return redirectResponse(http, twoFactorPageURL(ctx));
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {
     return failed(ctx, http, { provider, flow, error });

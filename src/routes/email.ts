@@ -22,6 +22,7 @@ import {
 import { guardMutation, guardSessionMutation } from "../core/guard.ts";
 import { checkedRedirectTarget, finish, redirectIntent } from "../core/redirects.ts";
 import { readSession, userFromPayload } from "../core/session.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { openEmailToken } from "../email/token.ts";
 import { confirmationPage, donePage, resetFormPage } from "../email/pages.ts";
 import { AuthError } from "../errors.ts";
@@ -116,22 +117,32 @@ export async function emailCallbackRoute(ctx: AuthContext, http: HttpContext): P
     }
     if (body.code !== undefined) {
       const done = await confirmEmailCode(ctx, http, body.code);
-      return form
-        ? redirectResponse(http, done.redirectTo ?? "/")
-        : jsonResponse(http, done.session, 200);
+      return signedIn(ctx, http, form, done);
     }
     const session = await readSession(ctx, http);
     const done = await confirmEmailToken(ctx, http, { token: body.token, session });
-    if (done.kind === "sign-in") {
-      return form
-        ? redirectResponse(http, done.redirectTo ?? "/")
-        : jsonResponse(http, done.session, 200);
-    }
+    if (done.kind === "sign-in") return signedIn(ctx, http, form, done);
     return form ? redirectResponse(http, "/") : jsonResponse(http, OK, 200);
   } catch (error) {
     if (form) return browserFailure(ctx, http, { error, route: "POST /callback/email" });
     throw error;
   }
+}
+
+/**
+ * The answer of an email sign-in: the session (a 302 to the target for a
+ * form post), or `{ twoFactorRequired: true }` (a 302 to the second-step
+ * page for a form post) when the user must still give a code.
+ */
+function signedIn(
+  ctx: AuthContext,
+  http: HttpContext,
+  form: boolean,
+  done: { session: unknown; redirectTo?: string },
+): Response {
+  if (!form) return jsonResponse(http, done.session, 200);
+  const pending = isTwoFactorRequired(done.session);
+  return redirectResponse(http, pending ? twoFactorPageURL(ctx) : done.redirectTo ?? "/");
 }
 
 /** `POST /email/verify` (session, CSRF): a verification link to the session's address. */

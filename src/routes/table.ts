@@ -23,9 +23,20 @@ import { getSessionRoute, updateSessionRoute } from "./session.ts";
 import { signInRoute } from "./sign_in.ts";
 import { signOutRoute } from "./sign_out.ts";
 import { signUpRoute } from "./sign_up.ts";
+import {
+  confirmRoute,
+  disableRoute,
+  enrollRoute,
+  secondStepPageRoute,
+  verifyRoute,
+} from "./two_factor.ts";
 
 function hasEmail(ctx: AuthContext): boolean {
   return ctx.email !== undefined;
+}
+
+function hasTwoFactor(ctx: AuthContext): boolean {
+  return ctx.twoFactor !== undefined;
 }
 
 function hasPasswordReset(ctx: AuthContext): boolean {
@@ -56,6 +67,11 @@ export const ROUTES: readonly Route[] = Object.freeze([
   route("POST", "password/forgot", forgotPasswordRoute, { enabled: hasPasswordReset }),
   route("GET", "password/reset", resetFormRoute, { enabled: hasPasswordReset }),
   route("POST", "password/reset", resetPasswordRoute, { enabled: hasPasswordReset }),
+  route("GET", "twoFactor", secondStepPageRoute, { enabled: hasTwoFactor }),
+  route("POST", "twoFactor/verify", verifyRoute, { enabled: hasTwoFactor }),
+  route("POST", "twoFactor/enroll", enrollRoute, { enabled: hasTwoFactor }),
+  route("POST", "twoFactor/confirm", confirmRoute, { enabled: hasTwoFactor }),
+  route("POST", "twoFactor/disable", disableRoute, { enabled: hasTwoFactor }),
   route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
   route("POST", "signOut", signOutRoute),
 ]);

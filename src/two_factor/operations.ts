@@ -31,6 +31,7 @@ import {
   consumeTotpStep,
   countCodeAttempt,
   countDisableAttempt,
+  countUserCodeAttempt,
   finishPendingSignIn,
   openPendingEnrollment,
   openPendingSignIn,
@@ -62,7 +63,7 @@ export type TwoFactorFailure =
   | "pending-invalid"
   /** The pending cookie's time is over. */
   | "pending-expired"
-  /** Five codes were tried on this pending sign-in (or on disable, within five minutes). */
+  /** Five codes were tried on this pending sign-in, twenty by this user within 15 minutes, or five on disable within five minutes. */
   | "too-many-attempts"
   /** The code or backup code is not right, or was already used. */
   | "wrong-code"
@@ -237,7 +238,8 @@ function readAnswer(
 /**
  * Finishes a pending sign-in with a TOTP code or a backup code. In order:
  * open the `two_factor` cookie, count the try (the sixth is refused without
- * checking), open the user's factor, check the answer and mark it used (a
+ * checking; so is the twenty-first of the user's within 15 minutes, across
+ * pending sign-ins), open the user's factor, check the answer and mark it used (a
  * TOTP step once per user; a backup code removed from the saved factor),
  * then mark the pending sign-in finished so that its cookie cannot make a
  * second session. On `ok` the route makes the session from
@@ -276,6 +278,8 @@ export async function verifySecondStep(
   if (answer === null) return refused("invalid-request");
   if (!await countCodeAttempt(deps.store, pending, { now })) return refused("too-many-attempts");
   const { sub } = pending;
+  // A new pending sign-in starts a new count: the user's own bound caps guesses across them.
+  if (!await countUserCodeAttempt(deps.store, { sub })) return refused("too-many-attempts");
   const factor = await loadFactor(deps, sub);
   // Turned off between the two steps: the pending sign-in was made for a second step, so start over.
   if (factor === null) return refused("not-enrolled");

@@ -344,6 +344,46 @@ export async function countDisableAttempt(
   return count <= MAX_CODE_ATTEMPTS;
 }
 
+/** Codes (TOTP or backup) tried per user across all pending sign-ins per {@link USER_CODE_WINDOW_SECONDS}. */
+export const MAX_USER_CODE_ATTEMPTS = 20;
+/** The window of {@link MAX_USER_CODE_ATTEMPTS}: 15 minutes. */
+export const USER_CODE_WINDOW_SECONDS = 900;
+
+/**
+ * Counts one second-step try for a user, across all their pending sign-ins:
+ * whoever knows the password can start a new pending sign-in at will, so
+ * the per-sign-in bound alone would let them guess codes without end.
+ * Allows {@link MAX_USER_CODE_ATTEMPTS} tries (right or wrong) per
+ * {@link USER_CODE_WINDOW_SECONDS}.
+ *
+ * @param store The configured store.
+ * @param user The user of the pending sign-in.
+ * @returns `true` when this try may check its code; `false` when the user must wait.
+ * @throws {TypeError} For a malformed sub.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "../store/memory.ts";
+ * import { countUserCodeAttempt } from "./pending.ts";
+ * const store = memoryStore();
+ * await countUserCodeAttempt(store, { sub: "user-1" }); // true, 19 more times, then false
+ * ```
+ */
+export async function countUserCodeAttempt(
+  store: TwoFactorStore,
+  user: { sub: string },
+): Promise<boolean> {
+  const sub = user?.sub;
+  if (!isSub(sub)) {
+    throw new TypeError("The sub is not a string of 1 to 256 characters; expected the user's id.");
+  }
+  const { count } = await store.hit(
+    await userKey("2fa-user", "tries", sub),
+    USER_CODE_WINDOW_SECONDS,
+  );
+  return count <= MAX_USER_CODE_ATTEMPTS;
+}
+
 /**
  * A store key for one user, at most 256 characters: `prefix:part:sub`, or,
  * for a sub too long for that, `prefix#:part:` and the SHA-256 of the sub
