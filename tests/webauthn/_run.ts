@@ -114,7 +114,7 @@ export function peerRegistration(
       supportedAlgorithmIDs: s.allowedAlgorithms?.(alg) ?? [-8, -7, -257],
     });
     if (!result.verified) throw new Error("not verified");
-    return result;
+    return result.registrationInfo;
   });
 }
 
@@ -173,7 +173,7 @@ export function peerAssertion(
       },
     });
     if (!result.verified) throw new Error("not verified");
-    return result;
+    return result.authenticationInfo;
   });
 }
 
