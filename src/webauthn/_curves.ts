@@ -7,7 +7,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 const P256_P = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
 const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
 
@@ -33,14 +32,14 @@ function powMod(base: bigint, exponent: bigint, m: bigint): bigint {
   return result;
 }
 
-function bigEndian(bytes: Bytes): bigint {
+function bigEndian(bytes: Uint8Array): bigint {
   let n = 0n;
   for (const byte of bytes) n = (n << 8n) | BigInt(byte);
   return n;
 }
 
 /** Whether (x, y), big-endian coordinates, is a point of P-256 (y² = x³ - 3x + b). */
-export function isP256Point(x: Bytes, y: Bytes): boolean {
+export function isP256Point(x: Uint8Array, y: Uint8Array): boolean {
   const px = bigEndian(x);
   const py = bigEndian(y);
   if (px >= P256_P || py >= P256_P) return false;
@@ -64,7 +63,7 @@ function edAdd([x1, y1]: EdPoint, [x2, y2]: EdPoint): EdPoint {
  * a point that is not of small order (a small-order key lets one signature
  * verify for many messages under lenient verifiers).
  */
-export function isEd25519Point(encoded: Bytes): boolean {
+export function isEd25519Point(encoded: Uint8Array): boolean {
   if (encoded.length !== 32) return false;
   const le = encoded.slice().reverse();
   const sign = le[0] >> 7;

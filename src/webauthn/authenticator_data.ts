@@ -80,7 +80,8 @@ function malformed(message: string): never {
  * parseAuthenticatorData(data).userVerified; // true
  * ```
  */
-export function parseAuthenticatorData(bytes: Bytes): AuthenticatorData {
+export function parseAuthenticatorData(input: Uint8Array): AuthenticatorData {
+  const bytes = input as Bytes;
   if (bytes.length < 37) {
     malformed(
       "Authenticator data is shorter than 37 bytes; expected rpIdHash, flags and signCount.",
@@ -161,7 +162,7 @@ export function parseAuthenticatorData(bytes: Bytes): AuthenticatorData {
  * aaguidToString(new Uint8Array(16)); // "00000000-0000-0000-0000-000000000000"
  * ```
  */
-export function aaguidToString(aaguid: Bytes): string {
+export function aaguidToString(aaguid: Uint8Array): string {
   const hex = Array.from(aaguid, (b) => b.toString(16).padStart(2, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${
     hex.slice(20)

@@ -52,7 +52,7 @@ interface Reader {
  * decodeCbor(new Uint8Array([0xa1, 0x01, 0x02])); // Map { 1 => 2 }
  * ```
  */
-export function decodeCbor(bytes: Bytes): CborValue {
+export function decodeCbor(bytes: Uint8Array): CborValue {
   const { value, end } = decodeCborPrefix(bytes, 0);
   if (end !== bytes.length) {
     throw new WebAuthnError(
@@ -77,10 +77,10 @@ export function decodeCbor(bytes: Bytes): CborValue {
  * ```
  */
 export function decodeCborPrefix(
-  bytes: Bytes,
+  bytes: Uint8Array,
   offset: number,
 ): { value: CborValue; end: number } {
-  const reader: Reader = { bytes, pos: offset };
+  const reader: Reader = { bytes: bytes as Bytes, pos: offset };
   const value = readItem(reader, 0);
   return { value, end: reader.pos };
 }

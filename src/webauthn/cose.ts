@@ -254,7 +254,7 @@ async function importOrRefuse(run: () => Promise<CryptoKey>): Promise<CryptoKey>
  * const key = await importCredentialKey(stored.publicKey, stored.algorithm);
  * ```
  */
-export function importCredentialKey(
+export async function importCredentialKey(
   spki: Uint8Array | string,
   algorithm: number,
 ): Promise<CryptoKey> {
@@ -265,7 +265,7 @@ export function importCredentialKey(
     );
   }
   const bytes = typeof spki === "string" ? decodeSpkiText(spki) : spki as Bytes;
-  return importOrRefuse(() =>
+  return await importOrRefuse(() =>
     crypto.subtle.importKey("spki", bytes, IMPORT[algorithm], false, ["verify"])
   );
 }

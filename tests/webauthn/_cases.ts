@@ -93,7 +93,10 @@ function setResponse(field: string, value: unknown): (json: JsonObject) => void 
 
 const NOT_CHECKED_BY_PEER = "@simplewebauthn/server leaves this check to the caller";
 /** With format "none" it stores the COSE key unread: a bad key fails only at its first sign-in. */
-const KEY_PEER = { accepts: true, why: "it reads the key only when it first verifies a signature with it" };
+const KEY_PEER = {
+  accepts: true,
+  why: "it reads the key only when it first verifies a signature with it",
+};
 
 export const REGISTRATION_CASES: RegistrationCase[] = [
   // Accepted.

@@ -32,9 +32,16 @@ for (const alg of ALGS) {
     const note = c.peer ? ` (differs: ${c.peer.why})` : "";
     Deno.test(`differential registration ${c.step}, ${ALG_NAMES[alg]}: ${c.name}${note}`, async () => {
       const prepared = await prepareRegistration(alg, c);
-      const [ours, theirs] = await Promise.all([oursRegistration(prepared, alg), peerRegistration(prepared, alg)]);
+      const [ours, theirs] = await Promise.all([
+        oursRegistration(prepared, alg),
+        peerRegistration(prepared, alg),
+      ]);
       assert.equal(ours.ok, !c.reason, `ours: ${ours.ok ? "accepted" : ours.reason}`);
-      assert.equal(theirs.ok, expected, `simplewebauthn: ${theirs.ok ? "accepted" : theirs.reason}`);
+      assert.equal(
+        theirs.ok,
+        expected,
+        `simplewebauthn: ${theirs.ok ? "accepted" : theirs.reason}`,
+      );
     });
   }
   for (const c of ASSERTION_CASES) {
@@ -46,7 +53,11 @@ for (const alg of ALGS) {
       const ours = await oursAssertion(prepared);
       const theirs = await peerAssertion(prepared);
       assert.equal(ours.ok, !c.reason, `ours: ${ours.ok ? "accepted" : ours.reason}`);
-      assert.equal(theirs.ok, expected, `simplewebauthn: ${theirs.ok ? "accepted" : theirs.reason}`);
+      assert.equal(
+        theirs.ok,
+        expected,
+        `simplewebauthn: ${theirs.ok ? "accepted" : theirs.reason}`,
+      );
     });
   }
 }
