@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { decodeBase64Url } from "../jose/base64url.ts";
 import { isRecord } from "../is_record.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
@@ -23,11 +22,12 @@ export interface CredentialJSON {
   /** The credential id, base64url (equal to `rawId`). */
   id: string;
   /** The credential id bytes. */
-  rawId: Bytes;
+  rawId: Uint8Array<ArrayBuffer>;
   /** `response` of the JSON. */
   response: Record<string, unknown>;
 }
 
+/** Throws `response_malformed` with `message`. */
 export function malformed(message: string): never {
   throw new WebAuthnError("response_malformed", message);
 }
@@ -55,13 +55,13 @@ export function readCredentialJSON(value: unknown): CredentialJSON {
 }
 
 /** Decodes a required base64url string field. */
-export function field(object: Record<string, unknown>, name: string): Bytes {
+export function field(object: Record<string, unknown>, name: string): Uint8Array<ArrayBuffer> {
   const text = object[name];
   if (typeof text !== "string" || text.length > MAX_FIELD_LENGTH) {
     malformed(`Credential field ${name} is missing or too long; expected a base64url string.`);
   }
   try {
-    return decodeBase64Url(text) as Bytes;
+    return decodeBase64Url(text) as Uint8Array<ArrayBuffer>;
   } catch {
     return malformed(`Credential field ${name} is not base64url; expected unpadded base64url.`);
   }
@@ -69,8 +69,11 @@ export function field(object: Record<string, unknown>, name: string): Bytes {
 
 /** What the client data must say. */
 export interface ClientDataExpectation {
+  /** The ceremony's client data type. */
   type: "webauthn.create" | "webauthn.get";
+  /** The ceremony's challenge, base64url as sent. */
   challenge: string;
+  /** The origins the ceremony may run on. */
   origins: readonly string[];
 }
 
@@ -80,7 +83,10 @@ export interface ClientDataExpectation {
  * `crossOrigin` not true and no `topOrigin` (this RP is never embedded in a
  * cross-origin frame). `tokenBinding` is ignored, as Level 3 does.
  */
-export function checkClientData(bytes: Bytes, expected: ClientDataExpectation): void {
+export function checkClientData(
+  bytes: Uint8Array<ArrayBuffer>,
+  expected: ClientDataExpectation,
+): void {
   let data: unknown;
   try {
     data = JSON.parse(utf8.decode(bytes));
@@ -148,7 +154,7 @@ export function checkClientData(bytes: Bytes, expected: ClientDataExpectation): 
  * const rpIdHash = await hashRpId("example.com");
  * ```
  */
-export async function hashRpId(rpID: string): Promise<Bytes> {
+export async function hashRpId(rpID: string): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(rpID)));
 }
 

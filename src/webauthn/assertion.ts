@@ -4,7 +4,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { decodeBase64Url, decodeBase64UrlInto, decodedBase64UrlLength } from "../jose/base64url.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { parseAuthenticatorData } from "./authenticator_data.ts";
@@ -151,7 +150,7 @@ export async function verifyAssertion(options: VerifyAssertionOptions): Promise<
       "Credential field authenticatorData is missing or too long; expected a base64url string.",
     );
   }
-  let signed: Bytes;
+  let signed: Uint8Array<ArrayBuffer>;
   let authLength: number;
   try {
     authLength = decodedBase64UrlLength(authText);

@@ -4,12 +4,13 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { type CborMap, type CborValue, decodeCbor, decodeCborPrefix } from "./cbor.ts";
 import { WebAuthnError } from "./errors.ts";
 
 /** Flag bits of authenticator data. */
-export const FLAGS = Object.freeze({
+export const FLAGS: Readonly<
+  { UP: number; UV: number; BE: number; BS: number; AT: number; ED: number }
+> = Object.freeze({
   /** User present. */
   UP: 0x01,
   /** User verified. */
@@ -27,9 +28,9 @@ export const FLAGS = Object.freeze({
 /** The attested credential data of a registration. */
 export interface AttestedCredentialData {
   /** The authenticator model's AAGUID (16 bytes; all zero under "none" attestation). */
-  aaguid: Bytes;
+  aaguid: Uint8Array<ArrayBuffer>;
   /** The credential id (1 to 1,023 bytes). */
-  credentialId: Bytes;
+  credentialId: Uint8Array<ArrayBuffer>;
   /** The credential public key, decoded COSE_Key. */
   publicKey: CborValue;
 }
@@ -37,7 +38,7 @@ export interface AttestedCredentialData {
 /** Parsed authenticator data. Byte fields are views into the input. */
 export interface AuthenticatorData {
   /** SHA-256 of the RP ID the authenticator scoped the credential to. */
-  rpIdHash: Bytes;
+  rpIdHash: Uint8Array<ArrayBuffer>;
   /** The raw flags byte. */
   flags: number;
   /** UP: the user was present. */
@@ -81,7 +82,7 @@ function malformed(message: string): never {
  * ```
  */
 export function parseAuthenticatorData(input: Uint8Array): AuthenticatorData {
-  const bytes = input as Bytes;
+  const bytes = input as Uint8Array<ArrayBuffer>;
   if (bytes.length < 37) {
     malformed(
       "Authenticator data is shorter than 37 bytes; expected rpIdHash, flags and signCount.",

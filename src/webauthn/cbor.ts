@@ -14,7 +14,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { WebAuthnError } from "./errors.ts";
 
 /** A decoded CBOR map: keys are integers or text. */
@@ -24,7 +23,7 @@ export type CborMap = Map<number | string, CborValue>;
 export type CborValue =
   | number
   | string
-  | Bytes
+  | Uint8Array<ArrayBuffer>
   | boolean
   | null
   | CborValue[]
@@ -36,7 +35,7 @@ export const CBOR_MAX_DEPTH = 16;
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 interface Reader {
-  readonly bytes: Bytes;
+  readonly bytes: Uint8Array<ArrayBuffer>;
   pos: number;
 }
 
@@ -80,7 +79,7 @@ export function decodeCborPrefix(
   bytes: Uint8Array,
   offset: number,
 ): { value: CborValue; end: number } {
-  const reader: Reader = { bytes: bytes as Bytes, pos: offset };
+  const reader: Reader = { bytes: bytes as Uint8Array<ArrayBuffer>, pos: offset };
   const value = readItem(reader, 0);
   return { value, end: reader.pos };
 }
@@ -142,7 +141,7 @@ function readArgument(r: Reader, info: number): number {
   return value;
 }
 
-function decodeText(view: Bytes): string {
+function decodeText(view: Uint8Array<ArrayBuffer>): string {
   try {
     return utf8.decode(view);
   } catch {

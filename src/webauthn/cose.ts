@@ -9,7 +9,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { decodeBase64Url, encodeBase64Url } from "../jose/base64url.ts";
 import type { CborValue } from "./cbor.ts";
 import { isEd25519Point, isP256Point } from "./_curves.ts";
@@ -29,7 +28,7 @@ export interface CoseKeyImport {
   /** The public key, ready for {@link verifyCredentialSignature}. */
   key: CryptoKey;
   /** The key as DER SubjectPublicKeyInfo, the form to store. */
-  spki: Bytes;
+  spki: Uint8Array<ArrayBuffer>;
 }
 
 // COSE labels (RFC 9052 section 7.1, RFC 9053 section 7, RFC 8230 section 4).
@@ -86,7 +85,11 @@ function keyError(
   throw new WebAuthnError(reason, message);
 }
 
-function bytesAt(map: Map<number | string, CborValue>, label: number, what: string): Bytes {
+function bytesAt(
+  map: Map<number | string, CborValue>,
+  label: number,
+  what: string,
+): Uint8Array<ArrayBuffer> {
   const value = map.get(label);
   if (!(value instanceof Uint8Array)) {
     keyError("key_malformed", `COSE key has no ${what} byte string; expected one.`);
@@ -264,15 +267,15 @@ export async function importCredentialKey(
       `Stored key algorithm ${algorithm} is not supported; expected -8, -7 or -257.`,
     );
   }
-  const bytes = typeof spki === "string" ? decodeSpkiText(spki) : spki as Bytes;
+  const bytes = typeof spki === "string" ? decodeSpkiText(spki) : spki as Uint8Array<ArrayBuffer>;
   return await importOrRefuse(() =>
     crypto.subtle.importKey("spki", bytes, IMPORT[algorithm], false, ["verify"])
   );
 }
 
-function decodeSpkiText(text: string): Bytes {
+function decodeSpkiText(text: string): Uint8Array<ArrayBuffer> {
   try {
-    return decodeBase64Url(text) as Bytes;
+    return decodeBase64Url(text) as Uint8Array<ArrayBuffer>;
   } catch {
     return keyError(
       "key_invalid",
@@ -302,11 +305,10 @@ export async function verifyCredentialSignature(
   signature: Uint8Array,
   data: Uint8Array,
 ): Promise<boolean> {
-  let sig = signature as Bytes;
+  let sig = signature as Uint8Array<ArrayBuffer>;
   if (algorithm === -7) sig = derToRawEcdsa(signature, 32);
-  else if (algorithm === -8 && signature.length !== 64) return false;
   try {
-    return await crypto.subtle.verify(VERIFY[algorithm], key, sig, data as Bytes);
+    return await crypto.subtle.verify(VERIFY[algorithm], key, sig, data as Uint8Array<ArrayBuffer>);
   } catch {
     // A key of another algorithm than `algorithm` (a caller mix-up) fails closed.
     return false;

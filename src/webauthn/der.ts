@@ -6,7 +6,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { WebAuthnError } from "./errors.ts";
 
 function malformed(): never {
@@ -20,7 +19,7 @@ function malformed(): never {
 function readInteger(
   der: Uint8Array,
   pos: number,
-  out: Bytes,
+  out: Uint8Array<ArrayBuffer>,
   at: number,
   size: number,
 ): number {
@@ -32,7 +31,7 @@ function readInteger(
   const end = start + length;
   if (der[start] & 0x80) malformed(); // negative
   if (der[start] === 0) {
-    // A leading zero is only allowed (and required) before a byte with its top bit set.
+    // A leading zero only before a top bit set: also refuses zero, never a valid r or s.
     if (length === 1 || !(der[start + 1] & 0x80)) malformed();
     start++;
   }
@@ -55,13 +54,11 @@ function readInteger(
  * derToRawEcdsa(der, 32).length; // 64
  * ```
  */
-export function derToRawEcdsa(der: Uint8Array, size: number): Bytes {
-  if (der.length < 2 || der[0] !== 0x30 || der[1] & 0x80 || der[1] !== der.length - 2) malformed();
+export function derToRawEcdsa(der: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
+  // At most 72 bytes for P-256, so the one-byte (short-form) length is the only minimal one.
+  if (der.length < 2 || der[0] !== 0x30 || der[1] !== der.length - 2) malformed();
   const raw = new Uint8Array(size * 2);
   const next = readInteger(der, 2, raw, 0, size);
   if (readInteger(der, next, raw, size, size) !== der.length) malformed();
-  if (raw.subarray(0, size).every((b) => b === 0) || raw.subarray(size).every((b) => b === 0)) {
-    malformed();
-  }
   return raw;
 }

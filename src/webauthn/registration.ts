@@ -12,7 +12,6 @@
  * @module
  */
 
-import type { Bytes } from "../jose/_common.ts";
 import { aaguidToString, parseAuthenticatorData } from "./authenticator_data.ts";
 import { decodeCbor } from "./cbor.ts";
 import {
@@ -74,7 +73,7 @@ export interface VerifiedRegistration {
   /** The credential id, base64url. */
   credentialId: string;
   /** The public key as DER SubjectPublicKeyInfo (store it; see `importCredentialKey`). */
-  publicKey: Bytes;
+  publicKey: Uint8Array<ArrayBuffer>;
   /** The key's COSE algorithm. */
   algorithm: CoseAlgorithm;
   /** The initial signature counter. */
@@ -204,10 +203,10 @@ export async function verifyRegistration(
 interface AttestationObject {
   fmt: string;
   attStmt: Map<number | string, unknown>;
-  authData: Bytes;
+  authData: Uint8Array<ArrayBuffer>;
 }
 
-function decodeAttestationObject(bytes: Bytes): AttestationObject {
+function decodeAttestationObject(bytes: Uint8Array<ArrayBuffer>): AttestationObject {
   const value = decodeCbor(bytes);
   if (!(value instanceof Map)) {
     throw new WebAuthnError(
@@ -239,7 +238,7 @@ function readTransports(value: unknown): string[] {
   return out;
 }
 
-function bytesEqual(a: Bytes, b: Bytes): boolean {
+function bytesEqual(a: Uint8Array<ArrayBuffer>, b: Uint8Array<ArrayBuffer>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

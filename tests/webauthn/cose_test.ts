@@ -120,6 +120,47 @@ Deno.test("P-256 point check: real points pass; off-curve, x or y >= p fail", as
   assert.equal(isP256Point(gx, gy), true);
 });
 
+function littleEndian(n: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
+function bigEndian(n: bigint): Uint8Array {
+  return littleEndian(n).reverse();
+}
+
+Deno.test("Ed25519 point check refuses a non-canonical y (y + p) of a valid point", () => {
+  const p = 2n ** 255n - 19n;
+  let found = 0;
+  for (let y = 3n; y < 19n; y++) {
+    if (!isEd25519Point(littleEndian(y))) continue;
+    found++;
+    assert.equal(isEd25519Point(littleEndian(y + p)), false, `y = ${y} + p`);
+  }
+  assert.ok(found > 0);
+});
+
+Deno.test("P-256 point check refuses a coordinate given as x + p", () => {
+  const p = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
+  const b = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+  const pow = (base: bigint, e: bigint): bigint => {
+    let r = 1n;
+    base %= p;
+    for (; e > 0n; e >>= 1n, base = base * base % p) if (e & 1n) r = r * base % p;
+    return r;
+  };
+  for (let x = 0n;; x++) {
+    const rhs = ((x * x * x - 3n * x + b) % p + p) % p;
+    const y = pow(rhs, (p + 1n) / 4n);
+    if (y * y % p !== rhs) continue;
+    assert.equal(isP256Point(bigEndian(x), bigEndian(y)), true);
+    assert.equal(isP256Point(bigEndian(x + p), bigEndian(y)), false);
+    assert.equal(isP256Point(bigEndian(x), bigEndian(p - y)), true);
+    break;
+  }
+});
+
 Deno.test("Ed25519 point check: real keys pass; small-order, non-canonical and non-decodable fail", async () => {
   for (let i = 0; i < 5; i++) {
     const auth = await createAuthenticator(-8);

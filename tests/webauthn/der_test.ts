@@ -37,6 +37,7 @@ Deno.test("der: refuses a wrong tag, a wrong or long-form length, and trailing b
   refuses("3005020101020102");
   refuses("308106020101020102");
   refuses("300602010102010200");
+  refuses("3007020101020102" + "00"); // a byte after the integers, inside the SEQUENCE
   refuses("30060201010201");
   refuses("");
   refuses("30");
