@@ -67,6 +67,12 @@ export interface SignInAttempt {
   tokens?: Readonly<OAuthTokens>;
   /** The address this sign-in proved (a verified provider email, an email link or code). */
   verifiedEmail?: string;
+  /**
+   * `true` when the sign-in itself verified the user on a device they hold
+   * (a passkey with WebAuthn UV: possession plus PIN or biometrics), so it
+   * already counts as two factors and needs no second step.
+   */
+  userVerified?: boolean;
 }
 
 /**

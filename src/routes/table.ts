@@ -19,6 +19,14 @@ import {
   resetPasswordRoute,
   verifyEmailRoute,
 } from "./email.ts";
+import {
+  deletePasskeyRoute,
+  listPasskeysRoute,
+  passkeySignInRoute,
+  registerOptionsRoute,
+  registerRoute,
+  signInOptionsRoute,
+} from "./passkeys.ts";
 import { getSessionRoute, updateSessionRoute } from "./session.ts";
 import { signInRoute } from "./sign_in.ts";
 import { signOutRoute } from "./sign_out.ts";
@@ -30,6 +38,10 @@ function hasEmail(ctx: AuthContext): boolean {
 
 function hasPasswordReset(ctx: AuthContext): boolean {
   return ctx.email !== undefined && ctx.resetPassword !== undefined;
+}
+
+function hasPasskeys(ctx: AuthContext): boolean {
+  return ctx.passkeys !== undefined;
 }
 
 /** Every route, relative to `basePath`. */
@@ -56,6 +68,12 @@ export const ROUTES: readonly Route[] = Object.freeze([
   route("POST", "password/forgot", forgotPasswordRoute, { enabled: hasPasswordReset }),
   route("GET", "password/reset", resetFormRoute, { enabled: hasPasswordReset }),
   route("POST", "password/reset", resetPasswordRoute, { enabled: hasPasswordReset }),
+  route("POST", "passkey/register/options", registerOptionsRoute, { enabled: hasPasskeys }),
+  route("POST", "passkey/register", registerRoute, { enabled: hasPasskeys }),
+  route("POST", "passkey/signIn/options", signInOptionsRoute, { enabled: hasPasskeys }),
+  route("POST", "passkey/signIn", passkeySignInRoute, { enabled: hasPasskeys }),
+  route("GET", "passkeys", listPasskeysRoute, { enabled: hasPasskeys }),
+  route("DELETE", "passkeys/:id", deletePasskeyRoute, { enabled: hasPasskeys }),
   route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
   route("POST", "signOut", signOutRoute),
 ]);
