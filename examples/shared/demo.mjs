@@ -17,6 +17,7 @@
 import { readFile } from "node:fs/promises";
 import { AuthError, hashPassword, memoryStore, verifyPassword } from "@service-stack/auth";
 import { createMockProvider } from "@service-stack/auth/testing";
+import { passkeyConfig } from "./passkey_demo.mjs";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
 const SECRET_NAMES = ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"];
@@ -247,6 +248,11 @@ export async function createDemo(options) {
         return valid && user !== undefined ? { sub: user.sub, name: user.name } : null;
       },
     },
+    // Passkeys for the demo users and the mock provider's accounts.
+    passkeys: passkeyConfig((sub) =>
+      [...users.values()].find((user) => user.sub === sub) ??
+        MOCK_ACCOUNTS.find((account) => account.sub === sub)
+    ),
     // Sessions are recorded here, so that sign-out really ends them and the page can list and
     // end them; one process only (use redisStore or denoKvStore for several).
     session: { store: memoryStore() },
@@ -518,10 +524,11 @@ async function sha256Base64(value) {
 async function loadAssets(runtime, clientModules) {
   /** @param {string} name */
   const read = (name) => readFile(new URL(`./${name}`, import.meta.url), "utf8");
-  const [template, script, style] = await Promise.all([
+  const [template, script, style, passkeyScript] = await Promise.all([
     read("page.html"),
     read("page.js"),
     read("page.css"),
+    read("passkey_page.js"),
   ]);
   if (!template.includes("%RUNTIME%")) throw new Error("page.html has no %RUNTIME% placeholder.");
   const html = template.replaceAll("%RUNTIME%", escapeHTML(runtime));
@@ -549,6 +556,7 @@ async function loadAssets(runtime, clientModules) {
       },
     }],
     ["/app.js", { body: script, headers: js }],
+    ["/passkey.js", { body: passkeyScript, headers: js }],
     ["/app.css", {
       body: style,
       headers: { "Content-Type": "text/css; charset=utf-8", ...SECURITY_HEADERS },

@@ -356,3 +356,6 @@ if (query.has("error")) {
   say("signed-in-message", "Signed in through the mock OAuth provider.");
 }
 if (query.size > 0) history.replaceState(null, "", "/");
+
+// For the page's other scripts (passkey_page.js): one client, one set of messages.
+export { auth, clearMessages, describe, render, say, sessionEnded };
