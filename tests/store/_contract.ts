@@ -373,7 +373,131 @@ export function storeContract(label: string, options: ContractOptions): void {
     assert.equal((await store.hit("user-1", 60)).count, 3);
   });
 
-  // --- passkeys ---------------------------------------------------------
+  passkeyContract(label, { open: options.open, ignore: options.ignore, shared: options.shared });
+
+  // --- isolation --------------------------------------------------------
+
+  test("stores under different prefixes share nothing", async (h) => {
+    const one = h.store("app-one:");
+    const two = h.store("app-two:");
+    await one.saveSession(session("s1", "user-1"));
+    assert.equal(await two.getSession("s1"), null);
+    assert.deepEqual(await two.listSessions("user-1"), []);
+    assert.equal(await two.deleteSessions("user-1"), 0);
+    assert.equal(await two.deleteSession("s1"), false);
+    assert.equal((await one.getSession("s1"))?.id, "s1");
+    assert.equal(await one.consume("state-1", 60), true);
+    assert.equal(await two.consume("state-1", 60), true);
+    await one.hit("user-1", 60);
+    assert.equal((await two.hit("user-1", 60)).count, 1);
+  }, options.shared);
+
+  // --- values the store did not write -------------------------------------
+
+  const garbage = options.garbage;
+  if (garbage === undefined) return;
+
+  test("getSession rejects a session entry the store did not write", async (h) => {
+    const store = h.store();
+    const values = [...badSessions("s1", "user-1"), ...garbage.session];
+    for (const value of values) {
+      await h.plant!("session", "s1", value);
+      await assert.rejects(store.getSession("s1"), CORRUPT, JSON.stringify(value));
+    }
+  });
+
+  test("listSessions rejects a listed session the store did not write", async (h) => {
+    const store = h.store();
+    // Each bad value names the user whose list it is planted in, so only its own fault counts.
+    const valuesFor = (sub: string) => [
+      ...badSessions("s1", sub),
+      ...garbage.session,
+      session("s1", "someone-else"),
+    ];
+    for (let i = 0; i < valuesFor("").length; i++) {
+      const value = valuesFor(`user-${i}`)[i];
+      await h.plant!("listed", "s1", value, `user-${i}`);
+      await assert.rejects(store.listSessions(`user-${i}`), CORRUPT, JSON.stringify(value));
+    }
+  });
+
+  test("consume rejects a one-time mark the store did not write", async (h) => {
+    const store = h.store();
+    for (const [i, value] of garbage.once.entries()) {
+      await h.plant!("once", `k${i}`, value);
+      await assert.rejects(store.consume(`k${i}`, 60), CORRUPT, JSON.stringify(value));
+    }
+  }, garbage.once.length > 0);
+
+  test("hit rejects a counter the store did not write", async (h) => {
+    const store = h.store();
+    for (const [i, value] of garbage.hits.entries()) {
+      await h.plant!("hits", `k${i}`, value);
+      await assert.rejects(store.hit(`k${i}`, 60), CORRUPT, JSON.stringify(value));
+    }
+  });
+}
+
+/** Values that are not the session `id` of `sub` as a store writes it. */
+function badSessions(id: string, sub: string): unknown[] {
+  const good = session(id, sub);
+  const { sub: _, ...withoutSub } = good;
+  return [
+    null,
+    5,
+    "text",
+    [],
+    {},
+    withoutSub,
+    { ...good, id: 5 },
+    { ...good, id: "other" },
+    { ...good, sub: 7 },
+    { ...good, sub: "" },
+    { ...good, createdAt: "yesterday" },
+    { ...good, expiresAt: null },
+    { ...good, userAgent: 42 },
+    { ...good, userAgent: "A".repeat(257) },
+  ];
+}
+
+/** One backend for the passkey suite: stores over it (`prefix` as for {@linkcode StoreHarness}). */
+export interface PasskeyHarness {
+  store(prefix?: string): PasskeyStore;
+  otherInstance?(prefix?: string): Promise<PasskeyStore>;
+  close(): Promise<void>;
+}
+
+/** How to run the passkey suite for one `PasskeyStore`. */
+export interface PasskeyContractOptions {
+  open(): Promise<PasskeyHarness>;
+  ignore?: boolean;
+  /** Whether `otherInstance` exists and prefixes separate stores. */
+  shared: boolean;
+  /** `false` for an app's own store, which need not check its input (the routes do). */
+  validates?: boolean;
+}
+
+/**
+ * Registers the passkey tests for one `PasskeyStore` (the built-in stores
+ * through {@linkcode storeContract}, an app's own SQL store directly), each
+ * named `<label>: <behaviour>`.
+ */
+export function passkeyContract(label: string, options: PasskeyContractOptions): void {
+  function test(name: string, fn: (harness: PasskeyHarness) => Promise<void>, only = true): void {
+    if (!only) return;
+    Deno.test({
+      name: `${label}: ${name}`,
+      ignore: options.ignore,
+      fn: async () => {
+        const harness = await options.open();
+        try {
+          await fn(harness);
+        } finally {
+          await harness.close();
+        }
+      },
+    });
+  }
 
   test("getPasskey and listPasskeys return the passkey savePasskey saved", async (h) => {
     const store = h.store();
@@ -486,7 +610,7 @@ export function storeContract(label: string, options: ContractOptions): void {
     await assert.rejects(store.listPasskeys(""), TypeError);
     await assert.rejects(store.updatePasskey("cred-1", { counter: -1, lastUsedAt: 1 }), TypeError);
     assert.deepEqual(await store.listPasskeys("user-1"), []);
-  });
+  }, options.validates !== false);
 
   test("passkeys saved by one instance are read, updated and deleted by another", async (h) => {
     const one = h.store();
@@ -510,88 +634,4 @@ export function storeContract(label: string, options: ContractOptions): void {
     assert.equal(await two.deletePasskey("cred-1"), true);
     assert.ok(await one.getPasskey("cred-1"));
   }, options.shared);
-
-  // --- isolation --------------------------------------------------------
-
-  test("stores under different prefixes share nothing", async (h) => {
-    const one = h.store("app-one:");
-    const two = h.store("app-two:");
-    await one.saveSession(session("s1", "user-1"));
-    assert.equal(await two.getSession("s1"), null);
-    assert.deepEqual(await two.listSessions("user-1"), []);
-    assert.equal(await two.deleteSessions("user-1"), 0);
-    assert.equal(await two.deleteSession("s1"), false);
-    assert.equal((await one.getSession("s1"))?.id, "s1");
-    assert.equal(await one.consume("state-1", 60), true);
-    assert.equal(await two.consume("state-1", 60), true);
-    await one.hit("user-1", 60);
-    assert.equal((await two.hit("user-1", 60)).count, 1);
-  }, options.shared);
-
-  // --- values the store did not write -------------------------------------
-
-  const garbage = options.garbage;
-  if (garbage === undefined) return;
-
-  test("getSession rejects a session entry the store did not write", async (h) => {
-    const store = h.store();
-    const values = [...badSessions("s1", "user-1"), ...garbage.session];
-    for (const value of values) {
-      await h.plant!("session", "s1", value);
-      await assert.rejects(store.getSession("s1"), CORRUPT, JSON.stringify(value));
-    }
-  });
-
-  test("listSessions rejects a listed session the store did not write", async (h) => {
-    const store = h.store();
-    // Each bad value names the user whose list it is planted in, so only its own fault counts.
-    const valuesFor = (sub: string) => [
-      ...badSessions("s1", sub),
-      ...garbage.session,
-      session("s1", "someone-else"),
-    ];
-    for (let i = 0; i < valuesFor("").length; i++) {
-      const value = valuesFor(`user-${i}`)[i];
-      await h.plant!("listed", "s1", value, `user-${i}`);
-      await assert.rejects(store.listSessions(`user-${i}`), CORRUPT, JSON.stringify(value));
-    }
-  });
-
-  test("consume rejects a one-time mark the store did not write", async (h) => {
-    const store = h.store();
-    for (const [i, value] of garbage.once.entries()) {
-      await h.plant!("once", `k${i}`, value);
-      await assert.rejects(store.consume(`k${i}`, 60), CORRUPT, JSON.stringify(value));
-    }
-  }, garbage.once.length > 0);
-
-  test("hit rejects a counter the store did not write", async (h) => {
-    const store = h.store();
-    for (const [i, value] of garbage.hits.entries()) {
-      await h.plant!("hits", `k${i}`, value);
-      await assert.rejects(store.hit(`k${i}`, 60), CORRUPT, JSON.stringify(value));
-    }
-  });
-}
-
-/** Values that are not the session `id` of `sub` as a store writes it. */
-function badSessions(id: string, sub: string): unknown[] {
-  const good = session(id, sub);
-  const { sub: _, ...withoutSub } = good;
-  return [
-    null,
-    5,
-    "text",
-    [],
-    {},
-    withoutSub,
-    { ...good, id: 5 },
-    { ...good, id: "other" },
-    { ...good, sub: 7 },
-    { ...good, sub: "" },
-    { ...good, createdAt: "yesterday" },
-    { ...good, expiresAt: null },
-    { ...good, userAgent: 42 },
-    { ...good, userAgent: "A".repeat(257) },
-  ];
 }
