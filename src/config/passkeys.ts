@@ -44,6 +44,8 @@ export interface PasskeySettings {
     readonly userVerification: PasskeyUserVerification;
     /** SHA-256 of each RP ID seen, computed once. */
     readonly rpIdHashes: Map<string, Uint8Array<ArrayBuffer>>;
+    /** User handles under the current secret, by `sub` (bounded): one HMAC saved per sign-in. */
+    readonly userHandles: Map<string, string>;
   };
 }
 
@@ -163,6 +165,7 @@ export function resolvePasskeys(
       origins,
       userVerification: userVerification as PasskeyUserVerification,
       rpIdHashes: new Map(),
+      userHandles: new Map(),
     }),
   });
 }

@@ -116,10 +116,19 @@ async function relyingParty(
   return { id, name: hooks.rpName ?? id, origins, idHash };
 }
 
-/** The user handle of `sub` under the current secret. */
+/** Handles kept per instance: enough for the users signing in at once. */
+const MAX_CACHED_HANDLES = 1000;
+
+/** The user handle of `sub` under the current secret (cached per instance). */
 async function userHandle(ctx: AuthContext, sub: string): Promise<string> {
+  const cache = passkeyHooks(ctx).userHandles;
+  const cached = cache.get(sub);
+  if (cached !== undefined) return cached;
   const [current] = await ctx.userHandleKeys();
-  return await deriveUserHandle(current, sub);
+  const handle = await deriveUserHandle(current, sub);
+  if (cache.size >= MAX_CACHED_HANDLES) cache.delete(cache.keys().next().value!);
+  cache.set(sub, handle);
+  return handle;
 }
 
 /**
@@ -128,8 +137,8 @@ async function userHandle(ctx: AuthContext, sub: string): Promise<string> {
  * which the core then refuses.
  */
 async function ownerHandle(ctx: AuthContext, sub: string, claimed: unknown): Promise<string> {
+  const first = await userHandle(ctx, sub);
   const keys = await ctx.userHandleKeys();
-  const first = await deriveUserHandle(keys[0], sub);
   if (first === claimed || typeof claimed !== "string" || keys.length === 1) return first;
   for (const key of keys.slice(1)) {
     const handle = await deriveUserHandle(key, sub);
