@@ -519,3 +519,31 @@ Deno.test("passkeys: userVerification preferred accepts an assertion without UV"
     200,
   );
 });
+
+Deno.test("passkeys: a synced passkey (BE) keeps BE at sign-in, and a counter-less one signs in again and again", async () => {
+  const { auth, store, logs } = passkeyAuth();
+  const browser = browserFor(auth);
+  await passwordSignIn(browser);
+  const options = await registerOptions(browser);
+  const authenticator = await createAuthenticator(-8, {
+    userHandle: (options.user as { id: string }).id,
+  });
+  const registered = await post(browser, "/auth/passkey/register", {
+    response: await authenticator.register({
+      challenge: options.challenge as string,
+      flags: FLAG.UP | FLAG.UV | FLAG.AT | FLAG.BE | FLAG.BS,
+    }),
+  });
+  assert.equal(registered.status, 201);
+  assert.equal((await registered.json()).passkey.deviceType, "multiDevice");
+  assert.equal((await store.getPasskey(authenticator.id))?.backedUp, true);
+  const synced = { flags: FLAG.UP | FLAG.UV | FLAG.BE | FLAG.BS };
+  assert.equal((await passkeySignIn(browserFor(auth), authenticator, synced)).status, 200);
+  assert.equal((await passkeySignIn(browserFor(auth), authenticator, synced)).status, 200);
+  await assertError(
+    await passkeySignIn(browserFor(auth), authenticator, { flags: FLAG.UP | FLAG.UV }),
+    400,
+    "access_denied",
+  );
+  assert.equal(logs.at(-1)?.details?.reason, "backup eligibility");
+});

@@ -67,3 +67,10 @@ Deno.test("sqlite store: register, sign in, list and delete through the routes",
     await harness.close();
   }
 });
+
+Deno.test("the README's SQL example is examples/passkeys/sqlite_store.ts, byte for byte", async () => {
+  const root = new URL("../../", import.meta.url);
+  const readme = await Deno.readTextFile(new URL("README.md", root));
+  const example = await Deno.readTextFile(new URL("examples/passkeys/sqlite_store.ts", root));
+  assert.ok(readme.includes("```ts\n" + example + "```\n"), "README has a ts block equal to it");
+});
