@@ -174,7 +174,9 @@ function readCounter(value: unknown): { count: number; endsAt: number } {
  * instance that opens the same database. A session read is one `get`;
  * `consume` and `hit` are atomic operations with versionstamp checks,
  * retried on conflict. Values read back are checked: an entry holding
- * anything the store did not write rejects the call.
+ * anything the store did not write rejects the call. It is also a
+ * `PasskeyStore` (`passkeys: { store: denoKvStore(kv), ... }`): passkeys
+ * never expire.
  *
  * @example
  * ```ts ignore

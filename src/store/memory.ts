@@ -103,6 +103,9 @@ interface Counter {
  * At the default bounds, a full store holds about 45 MB of sessions, 25 MB
  * of counters and 25 MB of marks; evicting costs a few microseconds.
  *
+ * It is also a `PasskeyStore` (`passkeys: { store: memoryStore(), ... }`):
+ * passkeys are never evicted and never expire, and are lost on restart.
+ *
  * @example
  * ```ts
  * import { memoryStore } from "@service-stack/auth";

@@ -369,6 +369,9 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * resolves. Values read back are checked: a key holding anything the store
  * did not write rejects the call.
  *
+ * It is also a `PasskeyStore` (`passkeys: { store: redisStore(client), ... }`):
+ * a passkey is one hash and its user's set of ids, with no TTL.
+ *
  * When Redis is away, a call rejects or waits as the client is configured
  * to (node-redis and ioredis both queue commands while reconnecting by
  * default); the auth core bounds each call with its own timeout. Attach an
