@@ -395,7 +395,7 @@ function claimedHandle(response: unknown): unknown {
  * the challenge once, records the counter, then `findUser`,
  * `callbacks.signIn` and a session through `finishSignIn`. A passkey with
  * user verification is two factors in one: the attempt says
- * `userVerified`, which a second-factor step reads to skip itself.
+ * `passkeyUserVerified`, which the second-factor gate reads to skip itself.
  */
 export async function signInWithPasskey(
   ctx: AuthContext,
@@ -466,7 +466,7 @@ export async function signInWithPasskey(
     user,
     provider: "passkey",
     source: "app",
-    userVerified: verified.userVerified,
+    passkeyUserVerified: verified.userVerified,
   });
 }
 

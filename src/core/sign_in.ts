@@ -67,12 +67,8 @@ export interface SignInAttempt {
   tokens?: Readonly<OAuthTokens>;
   /** The address this sign-in proved (a verified provider email, an email link or code). */
   verifiedEmail?: string;
-  /**
-   * `true` when the sign-in itself verified the user on a device they hold
-   * (a passkey with WebAuthn UV: possession plus PIN or biometrics), so it
-   * already counts as two factors and needs no second step.
-   */
-  userVerified?: boolean;
+  /** Only for a passkey sign-in with user verification: it needs no second step. */
+  passkeyUserVerified?: boolean;
 }
 
 /**
