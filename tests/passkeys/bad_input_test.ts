@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import type { PasskeyStore } from "../../mod.ts";
 import { memoryStore } from "../../mod.ts";
-import { b64, createAuthenticator } from "../webauthn/_authenticator.ts";
+import { b64, createAuthenticator, fromB64 } from "../webauthn/_authenticator.ts";
+import { prng } from "../_prng.ts";
 import { assertError } from "../server/_helpers.ts";
 import {
   ADA,
@@ -174,4 +175,47 @@ Deno.test("passkeys: a store that fails or answers garbage fails closed with 503
   assert.ok(
     logs.some((e) => e.message === "session store failed" && e.details?.operation === "getPasskey"),
   );
+});
+
+Deno.test("passkeys: random and mutated bytes in every field are refused with 400, never a 5xx", async () => {
+  const seed = Date.now() >>> 0;
+  const random = prng(seed);
+  const { auth, store } = passkeyAuth();
+  const browser = browserFor(auth);
+  await passwordSignIn(browser);
+  const { authenticator } = await registerNew(browser);
+  const options = await registerOptions(browser);
+  const other = await createAuthenticator(-7);
+  const good = await other.register({ challenge: options.challenge as string });
+  const signIn = browserFor(auth);
+  const signInOpts = await signInOptions(signIn);
+  const assertion = await authenticator.authenticate({ challenge: signInOpts.challenge as string });
+  const mutate = (text: string): string => {
+    const bytes = fromB64(text);
+    const kind = Math.floor(random() * 3);
+    if (kind === 0 && bytes.length > 0) {
+      bytes[Math.floor(random() * bytes.length)] ^= 1 << Math.floor(random() * 8);
+    }
+    if (kind === 1) return b64(bytes.subarray(0, Math.floor(random() * bytes.length)));
+    if (kind === 2) return b64(crypto.getRandomValues(new Uint8Array(Math.floor(random() * 300))));
+    return b64(bytes);
+  };
+  for (let i = 0; i < 150; i++) {
+    const registration = structuredClone(good);
+    const fields = registration.response as Record<string, string>;
+    const field = ["attestationObject", "clientDataJSON"][i % 2];
+    fields[field] = mutate(fields[field]);
+    const answer = await post(browser, "/auth/passkey/register", { response: registration });
+    assert.ok(answer.status === 400 || answer.status === 201, `seed ${seed}: ${answer.status}`);
+    await answer.body?.cancel();
+    const signed = structuredClone(assertion);
+    const parts = signed.response as Record<string, string>;
+    const part = ["authenticatorData", "clientDataJSON", "signature", "userHandle"][i % 4];
+    parts[part] = mutate(parts[part]);
+    const refused = await post(signIn, "/auth/passkey/signIn", { response: signed });
+    assert.equal(refused.status, 400, `seed ${seed}: ${part}`);
+    await refused.body?.cancel();
+  }
+  // At most the untouched key registered (a mutation may leave the response valid), nothing else.
+  assert.ok((await store.listPasskeys(ADA.sub)).length <= 2);
 });
