@@ -20,4 +20,10 @@ export {
   type KvKeyPart,
   type KvLike,
 } from "./src/store/deno_kv.ts";
-export type { HitCount, SessionStore, StoredSession } from "./src/store/types.ts";
+export type {
+  HitCount,
+  PasskeyStore,
+  SessionStore,
+  StoredPasskey,
+  StoredSession,
+} from "./src/store/types.ts";

@@ -22,6 +22,8 @@ export type {
   EmailConfig,
   HookLiterals,
   OAuthProviderEntry,
+  PasskeysConfig,
+  PasskeyUserVerification,
   PasswordReset,
   SignInParams,
   SignInResult,
@@ -41,7 +43,14 @@ export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/password.ts";
 export type { Handler } from "./src/handler.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
-export type { HitCount, SessionStore, StoredSession } from "./src/store/types.ts";
+export type {
+  HitCount,
+  PasskeyStore,
+  SessionStore,
+  StoredPasskey,
+  StoredSession,
+} from "./src/store/types.ts";
+export type { Passkey } from "./src/core/passkeys.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,

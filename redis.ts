@@ -25,4 +25,10 @@ export {
   redisStore,
   type RedisStoreOptions,
 } from "./src/store/redis.ts";
-export type { HitCount, SessionStore, StoredSession } from "./src/store/types.ts";
+export type {
+  HitCount,
+  PasskeyStore,
+  SessionStore,
+  StoredPasskey,
+  StoredSession,
+} from "./src/store/types.ts";

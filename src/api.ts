@@ -15,6 +15,7 @@ import {
 } from "./core/redirects.ts";
 import { readSession, signOut, toSession, updateSession } from "./core/session.ts";
 import { emit } from "./core/events.ts";
+import { deletePasskey, listPasskeys, type Passkey, passkeyHooks } from "./core/passkeys.ts";
 import { signInWithCredentials } from "./core/sign_in.ts";
 import { isTwoFactorRequired, twoFactorPageURL } from "./core/two_factor.ts";
 import { AuthError, toAuthError } from "./errors.ts";
@@ -90,6 +91,13 @@ export interface AuthAPI<U extends User = User> {
   revokeSession(sessionId: string): Promise<boolean>;
   /** Ends every session of a user (password change, ban); resolves how many. Needs `session.store`. */
   revokeSessions(sub: string): Promise<number>;
+  /**
+   * The user's passkeys, oldest first, without public keys. Needs
+   * `passkeys`; throws `AuthError` 503 when the store fails.
+   */
+  listPasskeys(sub: string): Promise<Passkey[]>;
+  /** Deletes one of the user's passkeys; `false` for anyone else's and unknown ids. Needs `passkeys`. */
+  deletePasskey(sub: string, id: string): Promise<boolean>;
   /** Updates the session's user fields; `null` when there is no session. Throws `AuthError` on invalid data. */
   updateSession(
     request: Request,
@@ -150,6 +158,15 @@ function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["sto
   return ctx.store;
 }
 
+function passkeysOf(ctx: AuthContext, method: string): void {
+  if (!ctx.passkeys) {
+    throw new TypeError(
+      `api.${method} has no passkeys to ask; expected passkeys: { store, findUser } in createAuth.`,
+    );
+  }
+  passkeyHooks(ctx);
+}
+
 function requiredText(value: unknown, name: string): string {
   if (typeof value !== "string" || value === "" || value.length > 256) {
     throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
@@ -196,6 +213,17 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
       const count = await store.deleteSessions(requiredText(sub, "sub"));
       await emit(ctx, "sessionRevoked", { sub });
       return count;
+    },
+
+    async listPasskeys(sub: string): Promise<Passkey[]> {
+      passkeysOf(ctx, "listPasskeys");
+      return await listPasskeys(ctx, requiredText(sub, "sub"));
+    },
+
+    async deletePasskey(sub: string, id: string): Promise<boolean> {
+      passkeysOf(ctx, "deletePasskey");
+      if (typeof id !== "string") throw new TypeError("id is invalid; expected a credential id.");
+      return await deletePasskey(ctx, requiredText(sub, "sub"), id);
     },
 
     async getSession(request: Request): Promise<Session<U> | null> {

@@ -29,6 +29,12 @@ import { resolveLogger } from "./config/logger.ts";
 import { type OIDCSettings, resolveOIDC } from "./config/oidc.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
 import { type PageSettings, resolvePages } from "./config/pages.ts";
+import {
+  type PasskeysConfig,
+  type PasskeySettings,
+  type PasskeyUserVerification,
+  resolvePasskeys,
+} from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
 import {
   resolveTwoFactor,
@@ -48,6 +54,7 @@ import type {
   OIDCProviderCredentials,
 } from "./oauth/types.ts";
 import { SessionCache } from "./session_cache.ts";
+import { DEFAULT_STORE_TIMEOUT_MS } from "./store/guard.ts";
 import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
@@ -58,6 +65,8 @@ export type {
   Credentials,
   EmailConfig,
   HookLiterals,
+  PasskeysConfig,
+  PasskeyUserVerification,
   PasswordReset,
   SignInParams,
   SignInResult,
@@ -167,6 +176,11 @@ export interface AuthConfig<
    * step (`POST /twoFactor/verify`).
    */
   twoFactor?: TwoFactorConfig;
+  /**
+   * Passkeys (WebAuthn): registration, sign-in (with autofill), listing and
+   * deletion; `store` keeps them, `findUser` finds the user a passkey signs in.
+   */
+  passkeys?: PasskeysConfig<UserInput<U>>;
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
   callbacks?: AuthCallbacks<NoInfer<U>>;
   /** Audit events, called after the fact; their errors are logged, never answered. */
@@ -208,7 +222,8 @@ export interface AuthContext
     HookSettings,
     PageSettings,
     EmailSettings,
-    TwoFactorSettings {
+    TwoFactorSettings,
+    PasskeySettings {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -235,6 +250,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "signUp",
   "email",
   "twoFactor",
+  "passkeys",
   "jwt",
   "session",
   "callbacks",
@@ -311,6 +327,19 @@ export function buildContext(config: AuthConfig): AuthContext {
       "twoFactor needs values nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
     );
   }
+  const passkeys = resolvePasskeys(config.passkeys, {
+    timeoutMs: (config.session as { storeTimeout?: number } | undefined)?.storeTimeout ??
+      DEFAULT_STORE_TIMEOUT_MS,
+    logger,
+    appName: isRecord(config.logger) && typeof config.logger.appName === "string"
+      ? config.logger.appName
+      : undefined,
+  });
+  if (passkeys.passkeys && (keys.readableFlowTokens || !keys.canDeriveUserHandles)) {
+    fail(
+      "passkeys need a secret to seal challenges and derive user handles, which a lone key pair cannot; expected a string secret or { sign, encrypt } with an HMAC sign key.",
+    );
+  }
   if (features.resetPassword && !email.email) {
     fail(
       "credentials.resetPassword needs email to send the reset links; expected email: { send, findUser }.",
@@ -349,6 +378,7 @@ export function buildContext(config: AuthConfig): AuthContext {
     ...pages,
     ...email,
     ...twoFactor,
+    ...passkeys,
     basePath,
     providers,
     jars,

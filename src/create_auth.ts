@@ -19,6 +19,8 @@ export interface AuthHandlers {
   POST: Handler;
   /** Handles `PATCH` routes. */
   PATCH: Handler;
+  /** Handles `DELETE` routes (`DELETE /passkeys/:id`). */
+  DELETE: Handler;
   /** Handles every method, `OPTIONS` preflights included. */
   ALL: Handler;
 }
@@ -92,6 +94,7 @@ function instantiate<U extends User>(config: AuthConfig): Auth<U> {
       GET: createHandler(ctx, "GET"),
       POST: createHandler(ctx, "POST"),
       PATCH: createHandler(ctx, "PATCH"),
+      DELETE: createHandler(ctx, "DELETE"),
       ALL: createHandler(ctx),
     }),
     api: createAPI<U>(ctx),

@@ -11,7 +11,7 @@ import type { AuthContext } from "./config.ts";
 import type { HttpContext } from "./http_context.ts";
 
 /** The methods routes answer (`OPTIONS` is answered for every path by the handler). */
-export type Method = "GET" | "POST" | "PATCH";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** The path parameters a pattern such as `"signIn/:provider"` declares. */
 export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

@@ -20,6 +20,7 @@ import { AuthError, hashPassword, memoryStore, verifyPassword } from "@service-s
 import { createMockProvider } from "@service-stack/auth/testing";
 import { createEmailDemo, RESET_PAGE, sessionUser } from "./email_demo.mjs";
 import { createTwoFactorDemo } from "./two_factor_demo.mjs";
+import { passkeyConfig } from "./passkey_demo.mjs";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
 const SECRET_NAMES = ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"];
@@ -274,6 +275,11 @@ export async function createDemo(options) {
     // Messages go to the development outbox at /demo/outbox instead of a mail server.
     email: mail.email,
     pages: { resetPassword: RESET_PAGE },
+    // Passkeys for the demo users and the mock provider's accounts.
+    passkeys: passkeyConfig((sub) =>
+      [...users.values()].find((user) => user.sub === sub) ??
+        MOCK_ACCOUNTS.find((account) => account.sub === sub)
+    ),
     // Sessions are recorded here, so that sign-out really ends them and the page can list and
     // end them; one process only (use redisStore or denoKvStore for several).
     session: { store: memoryStore() },
@@ -558,10 +564,11 @@ async function sha256Base64(value) {
 async function loadAssets(runtime, clientModules) {
   /** @param {string} name */
   const read = (name) => readFile(new URL(`./${name}`, import.meta.url), "utf8");
-  const [template, script, style] = await Promise.all([
+  const [template, script, style, passkeyScript] = await Promise.all([
     read("page.html"),
-    read("page.js"),
+    read("app.js"),
     read("page.css"),
+    read("passkey_page.js"),
   ]);
   if (!template.includes("%RUNTIME%")) throw new Error("page.html has no %RUNTIME% placeholder.");
   const html = template.replaceAll("%RUNTIME%", escapeHTML(runtime));
@@ -589,6 +596,7 @@ async function loadAssets(runtime, clientModules) {
       },
     }],
     ["/app.js", { body: script, headers: js }],
+    ["/passkey.js", { body: passkeyScript, headers: js }],
     ["/app.css", {
       body: style,
       headers: { "Content-Type": "text/css; charset=utf-8", ...SECURITY_HEADERS },

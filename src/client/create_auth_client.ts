@@ -8,12 +8,16 @@ import { isRecord } from "../is_record.ts";
 import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
+import { autofillSupported, ceremony, passkeysSupported } from "./passkey.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
 import type {
   AuthClient,
   AuthClientOptions,
   AuthResult,
+  ClientPasskey,
   EmailSignInOptions,
+  PasskeyClient,
+  PasskeySignInOptions,
   RedirectOptions,
   SignIn,
   SignInCredentialsOptions,
@@ -54,6 +58,38 @@ function isBackupCodes(body: unknown): body is { backupCodes: string[] } {
 
 function isCsrfTokenBody(body: unknown): body is { csrfToken: string } {
   return isRecord(body) && typeof body.csrfToken === "string" && body.csrfToken !== "";
+}
+
+function isOptions(body: unknown): body is Record<string, unknown> {
+  return isRecord(body) && typeof body.challenge === "string";
+}
+
+function isPasskey(value: unknown): value is ClientPasskey {
+  return isRecord(value) && typeof value.id === "string";
+}
+
+function isRegistered(body: unknown): body is { passkey: ClientPasskey } {
+  return isRecord(body) && isPasskey(body.passkey);
+}
+
+function isPasskeyList(body: unknown): body is { passkeys: ClientPasskey[] } {
+  return isRecord(body) && Array.isArray(body.passkeys) && body.passkeys.every(isPasskey);
+}
+
+function isEmpty(body: unknown): body is undefined {
+  return body === undefined;
+}
+
+/** A ceremony the browser ended: cancelled or timed out (`access_denied`), or refused. */
+function ceremonyFailure(cause: unknown): ReturnType<typeof failure> {
+  const name = (cause as Error)?.name;
+  return name === "NotAllowedError" || name === "AbortError"
+    ? failure("access_denied", "The passkey prompt was cancelled or timed out.", 0)
+    : failure("invalid_request", `The browser refused the passkey (${name}).`, 0);
+}
+
+function noPasskeys(): ReturnType<typeof failure> {
+  return failure("invalid_request", "This browser does not support passkeys.", 0);
 }
 
 function badRedirectTo(): ReturnType<typeof failure> {
@@ -188,6 +224,94 @@ export function createAuthClient<
     return mutate({ method: "POST", path: "/signIn/email", body }, { redirect: false }, isOk);
   }
 
+  // One passkey request at a time in a browser: a new ceremony cancels a pending autofill.
+  let autofillRequest: AbortController | undefined;
+  function takeOverCeremony(): void {
+    autofillRequest?.abort(new DOMException("Another passkey ceremony started.", "AbortError"));
+    autofillRequest = undefined;
+  }
+
+  const passkey: PasskeyClient<DefaultUser> = {
+    async register(registerOptions = {}) {
+      if (!passkeysSupported()) return noPasskeys();
+      takeOverCeremony();
+      const options = await mutate(
+        { method: "POST", path: "/passkey/register/options", body: {} },
+        { redirect: false },
+        isOptions,
+      );
+      if (options.error) return options;
+      let response: Record<string, unknown>;
+      try {
+        response = await ceremony(options.data, true);
+      } catch (cause) {
+        return ceremonyFailure(cause);
+      }
+      const body = registerOptions.name === undefined
+        ? { response }
+        : { response, name: registerOptions.name };
+      return await mutate(
+        { method: "POST", path: "/passkey/register", body },
+        { redirect: false },
+        isRegistered,
+      );
+    },
+
+    async signIn(signInOptions: PasskeySignInOptions = {}) {
+      const { autofill, signal, ...redirect } = signInOptions;
+      if (redirect.redirectTo !== undefined && !isSafeRedirectTarget(redirect.redirectTo)) {
+        return badRedirectTo();
+      }
+      if (!passkeysSupported()) return noPasskeys();
+      if (autofill && !(await autofillSupported())) {
+        return failure("invalid_request", "This browser does not offer passkeys in autofill.", 0);
+      }
+      takeOverCeremony();
+      const controller = new AbortController();
+      if (autofill) autofillRequest = controller;
+      signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+      const options = await mutate(
+        { method: "POST", path: "/passkey/signIn/options", body: {} },
+        { redirect: false },
+        isOptions,
+      );
+      if (options.error) return options;
+      let response: Record<string, unknown>;
+      try {
+        response = await ceremony(options.data, false, { autofill, signal: controller.signal });
+      } catch (cause) {
+        return ceremonyFailure(cause);
+      } finally {
+        if (autofillRequest === controller) autofillRequest = undefined;
+      }
+      return await mutate(
+        { method: "POST", path: "/passkey/signIn", body: { response } },
+        redirect,
+        isSession<DefaultUser>,
+      );
+    },
+
+    list() {
+      return send(resolved, { method: "GET", path: "/passkeys" }, isPasskeyList);
+    },
+
+    async delete(id: string) {
+      if (typeof id !== "string" || id === "") {
+        return failure(
+          "invalid_request",
+          "The passkey id was refused: expected a non-empty string.",
+          0,
+        );
+      }
+      const result = await mutate(
+        { method: "DELETE", path: `/passkeys/${encodeURIComponent(id)}` },
+        { redirect: false },
+        isEmpty,
+      );
+      return result.error ? result : { data: { ok: true as const }, error: null };
+    },
+  };
+
   const signIn: SignIn<DefaultUser> = Object.assign(oauthSignIn, {
     email: signInEmail,
     credentials: signInCredentials,
@@ -296,5 +420,6 @@ export function createAuthClient<
         );
       },
     },
+    passkey,
   };
 }

@@ -11,7 +11,7 @@ import type { AuthClientError, AuthResult } from "./types.ts";
 
 /** A request the client sends: path below the base path, query and JSON body. */
 export interface ClientRequest {
-  readonly method: "GET" | "POST" | "PATCH";
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Starts with `/`, below the base path. */
   readonly path: string;
   readonly query?: Record<string, string | undefined>;

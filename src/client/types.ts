@@ -257,6 +257,89 @@ export interface EmailSignInOptions {
 }
 
 /**
+ * A passkey as `passkey.list()` and `passkey.register()` give it (never its public key).
+ *
+ * @example
+ * ```ts
+ * import type { ClientPasskey } from "@service-stack/auth/client";
+ *
+ * function label(passkey: ClientPasskey): string {
+ *   return `${passkey.name || "Passkey"} (added ${new Date(passkey.createdAt * 1000).toLocaleDateString()})`;
+ * }
+ * ```
+ */
+export interface ClientPasskey {
+  /** The credential id, base64url: pass it to `passkey.delete`. */
+  id: string;
+  /** The name the user gave it (may be empty). */
+  name: string;
+  /** When it was registered, in seconds since the epoch. */
+  createdAt: number;
+  /** When it last signed in, in seconds since the epoch. */
+  lastUsedAt?: number;
+  /** `"multiDevice"` for a syncable passkey (iCloud Keychain, Google Password Manager...). */
+  deviceType: "singleDevice" | "multiDevice";
+  /** Whether it was backed up at registration. */
+  backedUp: boolean;
+  /** Transport hints. */
+  transports: string[];
+  /** The authenticator model's AAGUID. */
+  aaguid: string;
+}
+
+/**
+ * Options of `passkey.signIn`.
+ *
+ * @example Autofill: start on page load, with an input `autocomplete="username webauthn"`
+ * ```ts
+ * import { createAuthClient, type PasskeySignInOptions } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const options: PasskeySignInOptions = { autofill: true, redirectTo: "/dashboard" };
+ * auth.passkey.signIn(options); // settles when the user picks a passkey from autofill
+ * ```
+ */
+export interface PasskeySignInOptions extends RedirectOptions {
+  /**
+   * Conditional mediation: the browser offers the user's passkeys in the
+   * autofill of an input with `autocomplete="username webauthn"` instead of
+   * a dialog. The call settles once one is chosen; another passkey call of
+   * the same client (the button) cancels it. An `invalid_request` error
+   * with status 0 when the browser has no passkey autofill.
+   */
+  autofill?: boolean;
+  /** Cancels the ceremony (an `access_denied` error with status 0). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Passkeys (WebAuthn) from the browser. A ceremony the user cancels, or a
+ * browser without WebAuthn, resolves an error with status 0
+ * (`access_denied`, `invalid_request`) and sends nothing more.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * await auth.passkey.register({ name: "Laptop" }); // signed in
+ * await auth.passkey.signIn({ redirectTo: "/dashboard" }); // signed out
+ * const { data } = await auth.passkey.list();
+ * if (data) await auth.passkey.delete(data.passkeys[0].id);
+ * ```
+ */
+export interface PasskeyClient<U extends User = User> {
+  /** Registers a new passkey for the signed-in user; resolves it. */
+  register(options?: { name?: string }): Promise<AuthResult<{ passkey: ClientPasskey }>>;
+  /** Signs in with a passkey (a dialog, or autofill with `autofill: true`); resolves the session. */
+  signIn(options?: PasskeySignInOptions): Promise<AuthResult<Session<U>>>;
+  /** `GET /passkeys`: the signed-in user's passkeys. */
+  list(): Promise<AuthResult<{ passkeys: ClientPasskey[] }>>;
+  /** `DELETE /passkeys/:id`: deletes one of the user's passkeys; resolves `{ ok: true }`. */
+  delete(id: string): Promise<AuthResult<{ ok: true }>>;
+}
+
+/**
  * `signIn`: OAuth by provider id, plus `signIn.email` and `signIn.credentials`.
  *
  * @example
@@ -430,4 +513,6 @@ export interface AuthClient<
   changeEmail(email: string): Promise<AuthResult<{ ok: true }>>;
   /** Two-factor sign-in: `enroll`, `confirm`, `verify` (the second step) and `disable`. */
   twoFactor: TwoFactorClient<U>;
+  /** Passkeys: `register`, `signIn` (with autofill), `list`, `delete`. */
+  passkey: PasskeyClient<U>;
 }

@@ -16,6 +16,7 @@ import {
 } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
 import { purposeMode } from "../jose/for_purpose.ts";
+import { canDeriveUserHandles, userHandleKeys } from "./passkey_handle.ts";
 import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
@@ -37,6 +38,12 @@ export interface KeySettings {
   readonly emailJose: Jose;
   /** Two-factor values (the sealed factor, the pending second step): always encrypted (JWE). */
   readonly twoFactorJose: Jose;
+  /** Passkey challenge cookies: sealed where the key allows it; `exp` set per token. */
+  readonly passkeyJose: Jose;
+  /** The HMAC keys WebAuthn user handles are derived with, newest first (derived on first use). */
+  readonly userHandleKeys: () => Promise<readonly CryptoKey[]>;
+  /** Whether the first secret can derive user handles (a string or byte secret, or an HMAC key). */
+  readonly canDeriveUserHandles: boolean;
   /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
   readonly readableFlowTokens: boolean;
 }
@@ -101,6 +108,13 @@ export function resolveKeys(
       }),
       emailJose: joseForPurpose(keys, { ...common, purpose: "email", maxAge: FLOW_COOKIE_MAX_AGE }),
       twoFactorJose: joseForPurpose(keys, { ...common, purpose: "two-factor" }),
+      passkeyJose: joseForPurpose(keys, {
+        ...common,
+        purpose: "passkey",
+        maxAge: FLOW_COOKIE_MAX_AGE,
+      }),
+      userHandleKeys: userHandleKeys(keys, common.salt),
+      canDeriveUserHandles: canDeriveUserHandles(keys),
       readableFlowTokens: purposeMode(keys[0], "email", mode) === "signed",
     });
   } catch (error) {

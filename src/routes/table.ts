@@ -19,6 +19,14 @@ import {
   resetPasswordRoute,
   verifyEmailRoute,
 } from "./email.ts";
+import {
+  deletePasskeyRoute,
+  listPasskeysRoute,
+  passkeySignInRoute,
+  registerOptionsRoute,
+  registerRoute,
+  signInOptionsRoute,
+} from "./passkeys.ts";
 import { getSessionRoute, updateSessionRoute } from "./session.ts";
 import { signInRoute } from "./sign_in.ts";
 import { signOutRoute } from "./sign_out.ts";
@@ -41,6 +49,10 @@ function hasTwoFactor(ctx: AuthContext): boolean {
 
 function hasPasswordReset(ctx: AuthContext): boolean {
   return ctx.email !== undefined && ctx.resetPassword !== undefined;
+}
+
+function hasPasskeys(ctx: AuthContext): boolean {
+  return ctx.passkeys !== undefined;
 }
 
 /** Every route, relative to `basePath`. */
@@ -72,6 +84,12 @@ export const ROUTES: readonly Route[] = Object.freeze([
   route("POST", "twoFactor/enroll", enrollRoute, { enabled: hasTwoFactor }),
   route("POST", "twoFactor/confirm", confirmRoute, { enabled: hasTwoFactor }),
   route("POST", "twoFactor/disable", disableRoute, { enabled: hasTwoFactor }),
+  route("POST", "passkey/register/options", registerOptionsRoute, { enabled: hasPasskeys }),
+  route("POST", "passkey/register", registerRoute, { enabled: hasPasskeys }),
+  route("POST", "passkey/signIn/options", signInOptionsRoute, { enabled: hasPasskeys }),
+  route("POST", "passkey/signIn", passkeySignInRoute, { enabled: hasPasskeys }),
+  route("GET", "passkeys", listPasskeysRoute, { enabled: hasPasskeys }),
+  route("DELETE", "passkeys/:id", deletePasskeyRoute, { enabled: hasPasskeys }),
   route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
   route("POST", "signOut", signOutRoute),
 ]);

@@ -8,7 +8,7 @@
  */
 
 import { isRecord } from "../is_record.ts";
-import type { HitCount, StoredSession } from "./types.ts";
+import type { HitCount, StoredPasskey, StoredSession } from "./types.ts";
 
 /** Longest id, sub or key, in UTF-16 code units (Deno KV caps a whole key at 2 KiB). */
 export const MAX_KEY_LENGTH = 256;
@@ -131,4 +131,95 @@ export function isActive(session: StoredSession, nowMs: number): boolean {
 /** The answer to `hit` for a window ending `remainingMs` from now. */
 export function hitCount(count: number, remainingMs: number): HitCount {
   return { count, resetIn: Math.max(1, Math.ceil(remainingMs / 1000)) };
+}
+
+/** Longest credential id text: 1,023 bytes in base64url. */
+export const MAX_PASSKEY_ID_LENGTH = 1364;
+/** Longest passkey name a store keeps. */
+export const MAX_PASSKEY_NAME_LENGTH = 100;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Throws a TypeError unless `value` is a credential id: base64url of 1 to 1,364 characters. */
+export function checkPasskeyId(value: unknown): string {
+  if (typeof value !== "string" || value.length > MAX_PASSKEY_ID_LENGTH || !BASE64URL.test(value)) {
+    throw new TypeError(
+      `passkey id must be base64url of 1 to ${MAX_PASSKEY_ID_LENGTH} characters; expected a credential id.`,
+    );
+  }
+  return value;
+}
+
+/** Throws a TypeError unless `update` is `{ counter, lastUsedAt }`; returns a copy. */
+export function checkPasskeyUpdate(update: unknown): { counter: number; lastUsedAt: number } {
+  if (
+    !isRecord(update) || !isCounter(update.counter) || !isTime(update.lastUsedAt)
+  ) {
+    throw new TypeError(
+      "update must be { counter, lastUsedAt }; expected a whole counter from 0 and seconds since the epoch.",
+    );
+  }
+  return { counter: update.counter, lastUsedAt: update.lastUsedAt };
+}
+
+function isCounter(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 0xffffffff;
+}
+
+function passkeyProblem(value: Record<string, unknown>): boolean {
+  return typeof value.id !== "string" || value.id.length > MAX_PASSKEY_ID_LENGTH ||
+    !BASE64URL.test(value.id) || typeof value.sub !== "string" || value.sub === "" ||
+    value.sub.length > MAX_KEY_LENGTH || typeof value.publicKey !== "string" ||
+    !BASE64URL.test(value.publicKey) || ![-8, -7, -257].includes(value.algorithm as number) ||
+    !isCounter(value.counter) || !Array.isArray(value.transports) || value.transports.length > 16 ||
+    !value.transports.every((t) => typeof t === "string" && t.length <= 32) ||
+    typeof value.aaguid !== "string" || !UUID.test(value.aaguid) ||
+    typeof value.backedUp !== "boolean" ||
+    (value.deviceType !== "singleDevice" && value.deviceType !== "multiDevice") ||
+    typeof value.name !== "string" || value.name.length > MAX_PASSKEY_NAME_LENGTH ||
+    !isTime(value.createdAt) || (value.lastUsedAt !== undefined && !isTime(value.lastUsedAt));
+}
+
+function copyPasskey(value: Record<string, unknown>): StoredPasskey {
+  const passkey: StoredPasskey = {
+    id: value.id as string,
+    sub: value.sub as string,
+    publicKey: value.publicKey as string,
+    algorithm: value.algorithm as number,
+    counter: value.counter as number,
+    transports: [...value.transports as string[]],
+    aaguid: value.aaguid as string,
+    backedUp: value.backedUp as boolean,
+    deviceType: value.deviceType as StoredPasskey["deviceType"],
+    name: value.name as string,
+    createdAt: value.createdAt as number,
+  };
+  if (value.lastUsedAt !== undefined) passkey.lastUsedAt = value.lastUsedAt as number;
+  return passkey;
+}
+
+/** Validates a passkey handed to `savePasskey` and returns the copy a store keeps. */
+export function checkPasskey(passkey: unknown): StoredPasskey {
+  if (!isRecord(passkey) || passkeyProblem(passkey)) {
+    throw new TypeError(
+      "passkey must be { id, sub, publicKey, algorithm, counter, transports, aaguid, backedUp, " +
+        "deviceType, name, createdAt }; expected a record built by the passkey routes.",
+    );
+  }
+  return copyPasskey(passkey);
+}
+
+/** Checks a passkey read back from a backend (and the id or user it was stored under). */
+export function readPasskey(
+  value: unknown,
+  expected: { id?: string; sub?: string },
+): StoredPasskey {
+  if (
+    !isRecord(value) || passkeyProblem(value) ||
+    (expected.id !== undefined && value.id !== expected.id) ||
+    (expected.sub !== undefined && value.sub !== expected.sub)
+  ) {
+    throw corrupt("a passkey");
+  }
+  return copyPasskey(value);
 }

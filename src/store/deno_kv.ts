@@ -8,22 +8,35 @@
  * - `[...prefix, "user", sub, id]`: a copy of the session in its user's
  *   list, written and deleted atomically with it;
  * - `[...prefix, "once", key]`: a one-time mark (its expiry, in ms);
- * - `[...prefix, "hits", key]`: a counter `{ count, endsAt }` (ms).
+ * - `[...prefix, "hits", key]`: a counter `{ count, endsAt }` (ms);
+ * - `[...prefix, "passkey", id]`: a passkey (never expires);
+ * - `[...prefix, "passkeys", sub, id]`: a copy of it in its user's list,
+ *   written, updated and deleted atomically with it.
  *
  * @module
  */
 
 import {
   checkKey,
+  checkPasskey,
+  checkPasskeyId,
+  checkPasskeyUpdate,
   checkSeconds,
   checkSession,
   corrupt,
   hitCount,
   isActive,
+  readPasskey,
   readSession,
 } from "./_validate.ts";
 import { isRecord } from "../is_record.ts";
-import type { HitCount, SessionStore, StoredSession } from "./types.ts";
+import type {
+  HitCount,
+  PasskeyStore,
+  SessionStore,
+  StoredPasskey,
+  StoredSession,
+} from "./types.ts";
 
 /** One part of a Deno KV key. */
 export type KvKeyPart = string | number | bigint | boolean | Uint8Array;
@@ -117,6 +130,10 @@ interface KeyLayout {
   user(sub: string, id: string): KvKey;
   once(key: string): KvKey;
   hits(key: string): KvKey;
+  passkey(id: string): KvKey;
+  /** Where a user's passkey list starts. */
+  passkeyList(sub: string): KvKey;
+  userPasskey(sub: string, id: string): KvKey;
 }
 
 function keyLayout(prefix: KvKey): KeyLayout {
@@ -126,6 +143,9 @@ function keyLayout(prefix: KvKey): KeyLayout {
     user: (sub, id) => [...prefix, "user", sub, id],
     once: (key) => [...prefix, "once", key],
     hits: (key) => [...prefix, "hits", key],
+    passkey: (id) => [...prefix, "passkey", id],
+    passkeyList: (sub) => [...prefix, "passkeys", sub],
+    userPasskey: (sub, id) => [...prefix, "passkeys", sub, id],
   };
 }
 
@@ -154,7 +174,9 @@ function readCounter(value: unknown): { count: number; endsAt: number } {
  * instance that opens the same database. A session read is one `get`;
  * `consume` and `hit` are atomic operations with versionstamp checks,
  * retried on conflict. Values read back are checked: an entry holding
- * anything the store did not write rejects the call.
+ * anything the store did not write rejects the call. It is also a
+ * `PasskeyStore` (`passkeys: { store: denoKvStore(kv), ... }`): passkeys
+ * never expire.
  *
  * @example
  * ```ts ignore
@@ -165,7 +187,10 @@ function readCounter(value: unknown): { count: number; endsAt: number } {
  * console.log(await store.consume("state:abc", 600)); // false
  * ```
  */
-export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): SessionStore {
+export function denoKvStore(
+  kv: KvLike,
+  options: DenoKvStoreOptions = {},
+): SessionStore & PasskeyStore {
   if (
     typeof kv !== "object" || kv === null || typeof kv.get !== "function" ||
     typeof kv.atomic !== "function" || typeof kv.list !== "function"
@@ -350,6 +375,68 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
     async resetHits(key: string): Promise<void> {
       checkKey("key", key);
       await kv.delete(keys.hits(key));
+    },
+
+    async savePasskey(input: StoredPasskey): Promise<boolean> {
+      const passkey = checkPasskey(input);
+      // Never expires; the check makes an id already registered (by anyone) fail the commit.
+      const { ok } = await kv.atomic()
+        .check({ key: keys.passkey(passkey.id), versionstamp: null })
+        .set(keys.passkey(passkey.id), passkey)
+        .set(keys.userPasskey(passkey.sub, passkey.id), passkey)
+        .commit();
+      return ok;
+    },
+
+    async getPasskey(id: string): Promise<StoredPasskey | null> {
+      checkPasskeyId(id);
+      const entry = await kv.get(keys.passkey(id));
+      return entry.versionstamp === null ? null : readPasskey(entry.value, { id });
+    },
+
+    async listPasskeys(sub: string): Promise<StoredPasskey[]> {
+      checkKey("sub", sub);
+      const passkeys: StoredPasskey[] = [];
+      for await (const entry of kv.list({ prefix: keys.passkeyList(sub) })) {
+        const id = entry.key.at(-1);
+        if (typeof id !== "string") throw corrupt("a passkey list entry");
+        passkeys.push(readPasskey(entry.value, { id, sub }));
+      }
+      return passkeys;
+    },
+
+    async deletePasskey(id: string): Promise<boolean> {
+      checkPasskeyId(id);
+      return await retry(async () => {
+        const entry = await kv.get(keys.passkey(id));
+        if (entry.versionstamp === null) return false;
+        const passkey = readPasskey(entry.value, { id });
+        const { ok } = await kv.atomic()
+          .check({ key: keys.passkey(id), versionstamp: entry.versionstamp })
+          .delete(keys.passkey(id))
+          .delete(keys.userPasskey(passkey.sub, id))
+          .commit();
+        return ok ? true : undefined;
+      });
+    },
+
+    async updatePasskey(
+      id: string,
+      update: { counter: number; lastUsedAt: number },
+    ): Promise<void> {
+      checkPasskeyId(id);
+      const checked = checkPasskeyUpdate(update);
+      await retry(async () => {
+        const entry = await kv.get(keys.passkey(id));
+        if (entry.versionstamp === null) return true;
+        const passkey = { ...readPasskey(entry.value, { id }), ...checked };
+        const { ok } = await kv.atomic()
+          .check({ key: keys.passkey(id), versionstamp: entry.versionstamp })
+          .set(keys.passkey(id), passkey)
+          .set(keys.userPasskey(passkey.sub, id), passkey)
+          .commit();
+        return ok ? true : undefined;
+      });
     },
   };
 }

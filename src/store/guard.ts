@@ -84,7 +84,7 @@ export function guardStore(
   return Object.freeze(guarded) as unknown as SessionStore;
 }
 
-async function bounded<T>(
+export async function bounded<T>(
   method: string,
   call: () => Promise<T>,
   options: { timeoutMs: number; logger: Logger },

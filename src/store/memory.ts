@@ -6,8 +6,23 @@
  * @module
  */
 
-import { checkKey, checkSeconds, checkSession, hitCount, isActive } from "./_validate.ts";
-import type { HitCount, SessionStore, StoredSession } from "./types.ts";
+import {
+  checkKey,
+  checkPasskey,
+  checkPasskeyId,
+  checkPasskeyUpdate,
+  checkSeconds,
+  checkSession,
+  hitCount,
+  isActive,
+} from "./_validate.ts";
+import type {
+  HitCount,
+  PasskeyStore,
+  SessionStore,
+  StoredPasskey,
+  StoredSession,
+} from "./types.ts";
 
 /** Options for {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
@@ -88,6 +103,9 @@ interface Counter {
  * At the default bounds, a full store holds about 45 MB of sessions, 25 MB
  * of counters and 25 MB of marks; evicting costs a few microseconds.
  *
+ * It is also a `PasskeyStore` (`passkeys: { store: memoryStore(), ... }`):
+ * passkeys are never evicted and never expire, and are lost on restart.
+ *
  * @example
  * ```ts
  * import { memoryStore } from "@service-stack/auth";
@@ -97,7 +115,7 @@ interface Counter {
  * console.log(await store.consume("state:abc", 600)); // false
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): SessionStore {
+export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & PasskeyStore {
   const fallback = bound(options.maxEntries, "maxEntries", DEFAULT_MAX_ENTRIES);
   const maxSessions = bound(options.maxSessions, "maxSessions", fallback);
   const maxPerUser = bound(
@@ -127,6 +145,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore {
   const marks = new Map<string, number>();
   const heap: [number, string][] = [];
   let markFloorMs = -Infinity;
+  const passkeys = new Map<string, StoredPasskey>();
+  const passkeyUsers = new Map<string, Set<string>>();
   let lastSweep = -Infinity;
   const lastFullSweep = { sessions: -Infinity, counters: -Infinity };
 
@@ -391,6 +411,50 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore {
     resetHits: (key) =>
       settle(() => {
         removeCounter(checkKey("key", key));
+      }),
+
+    // Passkeys never expire and are never evicted: losing one would lock its user out.
+    savePasskey: (input) =>
+      settle(() => {
+        const passkey = checkPasskey(input);
+        if (passkeys.has(passkey.id)) return false;
+        passkeys.set(passkey.id, passkey);
+        let ids = passkeyUsers.get(passkey.sub);
+        if (ids === undefined) passkeyUsers.set(passkey.sub, ids = new Set());
+        ids.add(passkey.id);
+        return true;
+      }),
+
+    getPasskey: (id) =>
+      settle(() => {
+        const passkey = passkeys.get(checkPasskeyId(id));
+        return passkey === undefined ? null : structuredClone(passkey);
+      }),
+
+    listPasskeys: (sub) =>
+      settle(() => {
+        const ids = passkeyUsers.get(checkKey("sub", sub)) ?? [];
+        return [...ids].map((id) => structuredClone(passkeys.get(id)!));
+      }),
+
+    deletePasskey: (id) =>
+      settle(() => {
+        const passkey = passkeys.get(checkPasskeyId(id));
+        if (passkey === undefined) return false;
+        passkeys.delete(id);
+        const ids = passkeyUsers.get(passkey.sub);
+        ids?.delete(id);
+        if (ids?.size === 0) passkeyUsers.delete(passkey.sub);
+        return true;
+      }),
+
+    updatePasskey: (id, update) =>
+      settle(() => {
+        const passkey = passkeys.get(checkPasskeyId(id));
+        const checked = checkPasskeyUpdate(update);
+        if (passkey !== undefined) {
+          passkeys.set(id, { ...passkey, ...checked, transports: [...passkey.transports] });
+        }
       }),
   };
 }

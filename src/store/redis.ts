@@ -14,21 +14,41 @@
  *   written after the session and cleaned after it: an id whose session is
  *   gone is pruned when the index is read;
  * - `<prefix>once:<key>`: a one-time mark, expiring after its `ttlSeconds`;
- * - `<prefix>hits:<key>`: a counter, expiring when its window ends.
+ * - `<prefix>hits:<key>`: a counter, expiring when its window ends;
+ * - `<prefix>passkey:<id>`: a passkey, a hash of `data` (its JSON without
+ *   the counter), `counter` and `lastUsedAt`; it never expires, and a read
+ *   is one `HGETALL`;
+ * - `<prefix>passkeys:<sub>`: the user's passkey ids, a set that never
+ *   expires, written after the passkey and cleaned after it (ids whose
+ *   passkey is gone are pruned when the set is read).
+ *
+ * Passkeys stay until deleted: do not let an eviction policy such as
+ * `allkeys-lru` drop keys of this prefix (`volatile-*` policies, or
+ * `noeviction`, leave them alone).
  *
  * @module
  */
 
 import {
   checkKey,
+  checkPasskey,
+  checkPasskeyId,
+  checkPasskeyUpdate,
   checkSeconds,
   checkSession,
   corrupt,
   hitCount,
   isActive,
   parseSession,
+  readPasskey,
 } from "./_validate.ts";
-import type { HitCount, SessionStore, StoredSession } from "./types.ts";
+import type {
+  HitCount,
+  PasskeyStore,
+  SessionStore,
+  StoredPasskey,
+  StoredSession,
+} from "./types.ts";
 
 /**
  * A connected node-redis client (npm `redis`, v4 or later, `createClient`):
@@ -96,6 +116,8 @@ interface KeyLayout {
   user(sub: string): string;
   once(key: string): string;
   hits(key: string): string;
+  passkey(id: string): string;
+  passkeys(sub: string): string;
 }
 
 function keyLayout(prefix: string): KeyLayout {
@@ -104,6 +126,9 @@ function keyLayout(prefix: string): KeyLayout {
     user: (sub) => `${prefix}user:${sub}`,
     once: (key) => `${prefix}once:${key}`,
     hits: (key) => `${prefix}hits:${key}`,
+    // A credential id is base64url (no ":"), so "passkey:<id>" never reads as "passkeys:<sub>".
+    passkey: (id) => `${prefix}passkey:${id}`,
+    passkeys: (sub) => `${prefix}passkeys:${sub}`,
   };
 }
 
@@ -195,6 +220,70 @@ end
 return {count, ttl}
 `;
 
+// Writes a new passkey unless its id is taken; 1 when written. KEYS: passkey.
+// ARGV: data json, counter, lastUsedAt ("" when never used).
+const SAVE_PASSKEY = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'data', ARGV[1], 'counter', ARGV[2], 'lastUsedAt', ARGV[3])
+return 1
+`;
+
+// Records a sign-in on a passkey that still exists. KEYS: passkey. ARGV: counter, lastUsedAt.
+const UPDATE_PASSKEY = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'counter', ARGV[1], 'lastUsedAt', ARGV[2])
+return 1
+`;
+
+// Deletes a passkey and returns its data (to find its user's set). KEYS: passkey.
+const TAKE_PASSKEY = `
+local data = redis.call('HGET', KEYS[1], 'data')
+redis.call('DEL', KEYS[1])
+return data
+`;
+
+/** The fields of an `HGETALL` reply: RESP2 `[field, value, ...]` or a RESP3 map. */
+function hashFields(reply: unknown): Map<string, unknown> {
+  if (Array.isArray(reply)) {
+    if (reply.length % 2 !== 0) throw corrupt("a passkey");
+    const fields = new Map<string, unknown>();
+    for (let i = 0; i < reply.length; i += 2) fields.set(String(reply[i]), reply[i + 1]);
+    return fields;
+  }
+  if (reply instanceof Map) return new Map([...reply].map(([k, v]) => [String(k), v]));
+  if (typeof reply === "object" && reply !== null) return new Map(Object.entries(reply));
+  throw corrupt("a passkey");
+}
+
+/** A passkey from its hash fields; `null` for an empty hash (no such key). */
+function passkeyFromHash(reply: unknown, expected: { id?: string; sub?: string }) {
+  const fields = hashFields(reply);
+  if (fields.size === 0) return null;
+  const data = fields.get("data");
+  const counter = fields.get("counter");
+  const lastUsedAt = fields.get("lastUsedAt");
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(String(data));
+  } catch {
+    throw corrupt("a passkey");
+  }
+  if (typeof value !== "object" || value === null) throw corrupt("a passkey");
+  const record: Record<string, unknown> = { ...value, counter: numberField(counter) };
+  if (lastUsedAt !== "" && lastUsedAt !== undefined) record.lastUsedAt = numberField(lastUsedAt);
+  return readPasskey(record, expected);
+}
+
+function numberField(value: unknown): number {
+  const text = String(value);
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+}
+
+/** The `sub` in a passkey's data JSON, or `undefined`. */
+function passkeySubOf(data: unknown): string | undefined {
+  return subOf(data);
+}
+
 /** Sends one command about `key` (its only key); a cluster client routes it by that key. */
 type Command = (key: string, args: string[]) => Promise<unknown>;
 
@@ -280,6 +369,9 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * resolves. Values read back are checked: a key holding anything the store
  * did not write rejects the call.
  *
+ * It is also a `PasskeyStore` (`passkeys: { store: redisStore(client), ... }`):
+ * a passkey is one hash and its user's set of ids, with no TTL.
+ *
  * When Redis is away, a call rejects or waits as the client is configured
  * to (node-redis and ioredis both queue commands while reconnecting by
  * default); the auth core bounds each call with its own timeout. Attach an
@@ -320,7 +412,10 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * // or: redisStore(new Cluster([{ host: "10.0.0.1", port: 6379 }]), { prefix: "my-app:" })
  * ```
  */
-export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): SessionStore {
+export function redisStore(
+  client: RedisClient,
+  options: RedisStoreOptions = {},
+): SessionStore & PasskeyStore {
   const command = commandFor(client);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
@@ -455,6 +550,65 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
     async resetHits(key: string): Promise<void> {
       checkKey("key", key);
       await command(keys.hits(key), ["DEL", keys.hits(key)]);
+    },
+
+    async savePasskey(input: StoredPasskey): Promise<boolean> {
+      const { counter, lastUsedAt, ...data } = checkPasskey(input);
+      const saved = await script(SAVE_PASSKEY, keys.passkey(data.id), [
+        JSON.stringify(data),
+        String(counter),
+        lastUsedAt === undefined ? "" : String(lastUsedAt),
+      ]);
+      if (integerReply(saved) === 0) return false;
+      // The passkey first, its user's set after: a set never names a passkey that was not written.
+      await command(keys.passkeys(data.sub), ["SADD", keys.passkeys(data.sub), data.id]);
+      return true;
+    },
+
+    async getPasskey(id: string): Promise<StoredPasskey | null> {
+      checkPasskeyId(id);
+      const reply = await command(keys.passkey(id), ["HGETALL", keys.passkey(id)]);
+      return passkeyFromHash(reply, { id });
+    },
+
+    async listPasskeys(sub: string): Promise<StoredPasskey[]> {
+      checkKey("sub", sub);
+      const ids = await command(keys.passkeys(sub), ["SMEMBERS", keys.passkeys(sub)]);
+      if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) {
+        throw corrupt("a passkey list");
+      }
+      // Passkeys live in slots of their own: one HGETALL each, sent together.
+      const replies = await Promise.all(
+        ids.map((id) => command(keys.passkey(id), ["HGETALL", keys.passkey(id)])),
+      );
+      const passkeys: StoredPasskey[] = [];
+      const gone: string[] = [];
+      for (const [i, reply] of replies.entries()) {
+        const passkey = passkeyFromHash(reply, { id: ids[i] });
+        if (passkey === null) gone.push(ids[i]);
+        else if (passkey.sub === sub) passkeys.push(passkey);
+      }
+      if (gone.length > 0) await command(keys.passkeys(sub), ["SREM", keys.passkeys(sub), ...gone]);
+      return passkeys;
+    },
+
+    async deletePasskey(id: string): Promise<boolean> {
+      checkPasskeyId(id);
+      const data = await script(TAKE_PASSKEY, keys.passkey(id), []);
+      if (data === null || data === undefined) return false;
+      // Deleted now; its set entry goes after (or is pruned on the next read).
+      const sub = passkeySubOf(data);
+      if (sub !== undefined) await command(keys.passkeys(sub), ["SREM", keys.passkeys(sub), id]);
+      return true;
+    },
+
+    async updatePasskey(
+      id: string,
+      update: { counter: number; lastUsedAt: number },
+    ): Promise<void> {
+      checkPasskeyId(id);
+      const { counter, lastUsedAt } = checkPasskeyUpdate(update);
+      await script(UPDATE_PASSKEY, keys.passkey(id), [String(counter), String(lastUsedAt)]);
     },
   };
 }

@@ -115,3 +115,98 @@ export interface SessionStore {
   /** Clears a hit counter, so the next hit starts a new window. */
   resetHits(key: string): Promise<void>;
 }
+
+/**
+ * One registered passkey (a WebAuthn credential record) as a
+ * {@linkcode PasskeyStore} keeps it. Every field but `counter` and
+ * `lastUsedAt` is written once, at registration.
+ *
+ * @example
+ * ```ts
+ * import type { StoredPasskey } from "@service-stack/auth";
+ *
+ * const passkey: StoredPasskey = {
+ *   id: "AQIDBAUGBwgJCgsMDQ4PEA",
+ *   sub: "user-1",
+ *   publicKey: "MCowBQYDK2VwAyEA", // base64url SubjectPublicKeyInfo
+ *   algorithm: -8,
+ *   counter: 0,
+ *   transports: ["internal"],
+ *   aaguid: "00000000-0000-0000-0000-000000000000",
+ *   backedUp: true,
+ *   deviceType: "multiDevice",
+ *   name: "Laptop",
+ *   createdAt: Math.floor(Date.now() / 1000),
+ * };
+ * ```
+ */
+export interface StoredPasskey {
+  /** The credential id, base64url (1 to 1,364 characters: at most 1,023 bytes). */
+  id: string;
+  /** The user the passkey signs in; 1 to 256 characters. */
+  sub: string;
+  /** The public key: DER SubjectPublicKeyInfo, base64url. */
+  publicKey: string;
+  /** Its COSE algorithm: -8 (EdDSA), -7 (ES256) or -257 (RS256). */
+  algorithm: number;
+  /** The signature counter last seen (0 for authenticators that keep none). */
+  counter: number;
+  /** Transport hints reported at registration (`"internal"`, `"hybrid"`, `"usb"`, ...). */
+  transports: string[];
+  /** The authenticator model's AAGUID (all zeros when hidden). */
+  aaguid: string;
+  /** Whether the credential was backed up (synced) at registration. */
+  backedUp: boolean;
+  /** `"multiDevice"` for a syncable passkey, else `"singleDevice"`. */
+  deviceType: "singleDevice" | "multiDevice";
+  /** The name the user gave it; at most 100 characters, may be empty. */
+  name: string;
+  /** When it was registered, in seconds since the epoch. */
+  createdAt: number;
+  /** When it last signed in, in seconds since the epoch. */
+  lastUsedAt?: number;
+}
+
+/**
+ * Where passkeys live: `memoryStore()`, `redisStore(client)` and
+ * `denoKvStore(kv)` implement it (passkeys never expire there), or the app
+ * implements it over its own table (see the README, "Passkeys"). Ids are
+ * unique across all users.
+ *
+ * @example Over a Map
+ * ```ts
+ * import type { PasskeyStore, StoredPasskey } from "@service-stack/auth";
+ *
+ * const rows = new Map<string, StoredPasskey>();
+ * const store: PasskeyStore = {
+ *   savePasskey(passkey) {
+ *     if (rows.has(passkey.id)) return Promise.resolve(false);
+ *     rows.set(passkey.id, structuredClone(passkey));
+ *     return Promise.resolve(true);
+ *   },
+ *   getPasskey: (id) => Promise.resolve(rows.get(id) ?? null),
+ *   listPasskeys: (sub) => Promise.resolve([...rows.values()].filter((row) => row.sub === sub)),
+ *   deletePasskey: (id) => Promise.resolve(rows.delete(id)),
+ *   updatePasskey(id, update) {
+ *     const row = rows.get(id);
+ *     if (row) Object.assign(row, update);
+ *     return Promise.resolve();
+ *   },
+ * };
+ * ```
+ */
+export interface PasskeyStore {
+  /**
+   * Saves a new passkey; resolves `false` and writes nothing when its id is
+   * already registered (by anyone): a unique key on `id`.
+   */
+  savePasskey(passkey: StoredPasskey): Promise<boolean>;
+  /** The passkey with this credential id, or `null`. */
+  getPasskey(id: string): Promise<StoredPasskey | null>;
+  /** The user's passkeys, in no particular order. */
+  listPasskeys(sub: string): Promise<StoredPasskey[]>;
+  /** Deletes one passkey; resolves `true` when it existed. */
+  deletePasskey(id: string): Promise<boolean>;
+  /** Records a sign-in: the new signature counter and when it happened. */
+  updatePasskey(id: string, update: { counter: number; lastUsedAt: number }): Promise<void>;
+}

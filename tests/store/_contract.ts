@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { SessionStore, StoredSession } from "../../mod.ts";
+import type { PasskeyStore, SessionStore, StoredPasskey, StoredSession } from "../../mod.ts";
 
 /** Kinds of entries a harness can plant raw values under. */
 export type PlantKind = "session" | "listed" | "once" | "hits";
@@ -14,12 +14,12 @@ export type PlantKind = "session" | "listed" | "once" | "hits";
 /** One backend for one test: stores over it, and raw access for corruption tests. */
 export interface StoreHarness {
   /** A store over this backend; stores with the same prefix share everything. */
-  store(prefix?: string): SessionStore;
+  store(prefix?: string): SessionStore & PasskeyStore;
   /**
    * A store over the same backend through a second, separate connection
    * (another app instance); absent when the backend lives in one object.
    */
-  otherInstance?(prefix?: string): Promise<SessionStore>;
+  otherInstance?(prefix?: string): Promise<SessionStore & PasskeyStore>;
   /**
    * Writes `value` as the store's default prefix would for `kind` and `key`,
    * bypassing the store: `session` under a session id, `listed` as a session
@@ -63,7 +63,29 @@ export function session(id: string, sub: string, seconds = 3600): StoredSession 
   return { id, sub, createdAt: Math.floor(now), expiresAt: now + seconds, userAgent: "Test/1.0" };
 }
 
-function byId(a: StoredSession, b: StoredSession): number {
+/** A passkey of `sub` as the passkey routes store it. */
+export function passkey(
+  id: string,
+  sub: string,
+  extra: Partial<StoredPasskey> = {},
+): StoredPasskey {
+  return {
+    id,
+    sub,
+    publicKey: "MCowBQYDK2VwAyEAGb9ECWmEzf6FQbrBZ9w7lshQhqowtrbLDFw4rXAxZuE",
+    algorithm: -8,
+    counter: 0,
+    transports: ["internal", "hybrid"],
+    aaguid: "00000000-0000-0000-0000-000000000000",
+    backedUp: false,
+    deviceType: "singleDevice",
+    name: "Laptop",
+    createdAt: 1_764_000_000,
+    ...extra,
+  };
+}
+
+function byId(a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
@@ -351,6 +373,8 @@ export function storeContract(label: string, options: ContractOptions): void {
     assert.equal((await store.hit("user-1", 60)).count, 3);
   });
 
+  passkeyContract(label, { open: options.open, ignore: options.ignore, shared: options.shared });
+
   // --- isolation --------------------------------------------------------
 
   test("stores under different prefixes share nothing", async (h) => {
@@ -434,4 +458,180 @@ function badSessions(id: string, sub: string): unknown[] {
     { ...good, userAgent: 42 },
     { ...good, userAgent: "A".repeat(257) },
   ];
+}
+
+/** One backend for the passkey suite: stores over it (`prefix` as for {@linkcode StoreHarness}). */
+export interface PasskeyHarness {
+  store(prefix?: string): PasskeyStore;
+  otherInstance?(prefix?: string): Promise<PasskeyStore>;
+  close(): Promise<void>;
+}
+
+/** How to run the passkey suite for one `PasskeyStore`. */
+export interface PasskeyContractOptions {
+  open(): Promise<PasskeyHarness>;
+  ignore?: boolean;
+  /** Whether `otherInstance` exists and prefixes separate stores. */
+  shared: boolean;
+  /** `false` for an app's own store, which need not check its input (the routes do). */
+  validates?: boolean;
+}
+
+/**
+ * Registers the passkey tests for one `PasskeyStore` (the built-in stores
+ * through {@linkcode storeContract}, an app's own SQL store directly), each
+ * named `<label>: <behaviour>`.
+ */
+export function passkeyContract(label: string, options: PasskeyContractOptions): void {
+  function test(name: string, fn: (harness: PasskeyHarness) => Promise<void>, only = true): void {
+    if (!only) return;
+    Deno.test({
+      name: `${label}: ${name}`,
+      ignore: options.ignore,
+      fn: async () => {
+        const harness = await options.open();
+        try {
+          await fn(harness);
+        } finally {
+          await harness.close();
+        }
+      },
+    });
+  }
+
+  test("getPasskey and listPasskeys return the passkey savePasskey saved", async (h) => {
+    const store = h.store();
+    const saved = passkey("cred-1", "user-1");
+    assert.equal(await store.savePasskey(saved), true);
+    assert.deepEqual(await store.getPasskey("cred-1"), saved);
+    assert.deepEqual(await store.listPasskeys("user-1"), [saved]);
+    assert.equal(await store.getPasskey("cred-2"), null);
+    assert.deepEqual(await store.listPasskeys("user-2"), []);
+  });
+
+  test("a user's passkeys are listed, nobody else's", async (h) => {
+    const store = h.store();
+    const mine = [passkey("a1", "user-1"), passkey("a2", "user-1", { algorithm: -7 })];
+    for (const p of [...mine, passkey("b1", "user-2")]) await store.savePasskey(p);
+    assert.deepEqual((await store.listPasskeys("user-1")).sort(byId), mine);
+    assert.deepEqual((await store.listPasskeys("user-2")).map((p) => p.id), ["b1"]);
+  });
+
+  test("savePasskey refuses an id registered before, by anyone, and changes nothing", async (h) => {
+    const store = h.store();
+    const first = passkey("cred-1", "user-1");
+    await store.savePasskey(first);
+    assert.equal(await store.savePasskey(passkey("cred-1", "user-2", { name: "Thief" })), false);
+    assert.equal(await store.savePasskey(passkey("cred-1", "user-1", { name: "Again" })), false);
+    assert.deepEqual(await store.getPasskey("cred-1"), first);
+    assert.deepEqual(await store.listPasskeys("user-2"), []);
+    assert.deepEqual(await store.listPasskeys("user-1"), [first]);
+  });
+
+  test("savePasskey racing on one id saves exactly one", async (h) => {
+    const store = h.store();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.savePasskey(passkey("cred-1", `user-${i}`))),
+    );
+    assert.equal(results.filter(Boolean).length, 1);
+    const owner = (await store.getPasskey("cred-1"))!.sub;
+    for (let i = 0; i < 8; i++) {
+      const listed = await store.listPasskeys(`user-${i}`);
+      assert.equal(listed.length, `user-${i}` === owner ? 1 : 0);
+    }
+  });
+
+  test("updatePasskey records the counter and the last use; other fields stay", async (h) => {
+    const store = h.store();
+    const saved = passkey("cred-1", "user-1", { counter: 5 });
+    await store.savePasskey(saved);
+    await store.updatePasskey("cred-1", { counter: 6, lastUsedAt: 1_764_000_100 });
+    const expected = { ...saved, counter: 6, lastUsedAt: 1_764_000_100 };
+    assert.deepEqual(await store.getPasskey("cred-1"), expected);
+    assert.deepEqual(await store.listPasskeys("user-1"), [expected]);
+    // An unknown id creates nothing.
+    await store.updatePasskey("cred-2", { counter: 1, lastUsedAt: 1_764_000_100 });
+    assert.equal(await store.getPasskey("cred-2"), null);
+  });
+
+  test("deletePasskey removes it from get and list; true only the first time", async (h) => {
+    const store = h.store();
+    await store.savePasskey(passkey("cred-1", "user-1"));
+    await store.savePasskey(passkey("cred-2", "user-1"));
+    assert.equal(await store.deletePasskey("cred-1"), true);
+    assert.equal(await store.deletePasskey("cred-1"), false);
+    assert.equal(await store.deletePasskey("never"), false);
+    assert.equal(await store.getPasskey("cred-1"), null);
+    assert.deepEqual((await store.listPasskeys("user-1")).map((p) => p.id), ["cred-2"]);
+    // The id is free again once deleted.
+    assert.equal(await store.savePasskey(passkey("cred-1", "user-2")), true);
+    assert.equal((await store.getPasskey("cred-1"))?.sub, "user-2");
+  });
+
+  test("a credential id of 1,023 bytes (1,364 characters) and a sub of 256 work", async (h) => {
+    const store = h.store();
+    const id = "A".repeat(1364);
+    const sub = "u".repeat(256);
+    const saved = passkey(id, sub, { lastUsedAt: 1_764_000_000.5, name: "Ünïcödé ключ 🔑" });
+    assert.equal(await store.savePasskey(saved), true);
+    assert.deepEqual(await store.getPasskey(id), saved);
+    assert.deepEqual(await store.listPasskeys(sub), [saved]);
+    assert.equal(await store.deletePasskey(id), true);
+  });
+
+  test("passkey methods refuse bad input with a TypeError and write nothing", async (h) => {
+    const store = h.store();
+    const good = passkey("cred-1", "user-1");
+    const bad: unknown[] = [
+      null,
+      { ...good, id: "" },
+      { ...good, id: "has space" },
+      { ...good, id: "A".repeat(1365) },
+      { ...good, sub: "" },
+      { ...good, algorithm: -9 },
+      { ...good, counter: -1 },
+      { ...good, counter: 1.5 },
+      { ...good, publicKey: "not base64url!" },
+      { ...good, transports: "usb" },
+      { ...good, aaguid: "nope" },
+      { ...good, deviceType: "phone" },
+      { ...good, name: "x".repeat(101) },
+      { ...good, createdAt: "now" },
+    ];
+    for (const value of bad) {
+      await assert.rejects(
+        store.savePasskey(value as StoredPasskey),
+        TypeError,
+        JSON.stringify(value),
+      );
+    }
+    await assert.rejects(store.getPasskey("a:b"), TypeError);
+    await assert.rejects(store.deletePasskey(""), TypeError);
+    await assert.rejects(store.listPasskeys(""), TypeError);
+    await assert.rejects(store.updatePasskey("cred-1", { counter: -1, lastUsedAt: 1 }), TypeError);
+    assert.deepEqual(await store.listPasskeys("user-1"), []);
+  }, options.validates !== false);
+
+  test("passkeys saved by one instance are read, updated and deleted by another", async (h) => {
+    const one = h.store();
+    const two = await h.otherInstance!();
+    await one.savePasskey(passkey("cred-1", "user-1"));
+    assert.equal((await two.getPasskey("cred-1"))?.sub, "user-1");
+    assert.equal(await two.savePasskey(passkey("cred-1", "user-2")), false);
+    await two.updatePasskey("cred-1", { counter: 3, lastUsedAt: 1_764_000_100 });
+    assert.equal((await one.getPasskey("cred-1"))?.counter, 3);
+    assert.equal(await two.deletePasskey("cred-1"), true);
+    assert.deepEqual(await one.listPasskeys("user-1"), []);
+  }, options.shared);
+
+  test("passkeys under different prefixes share nothing", async (h) => {
+    const one = h.store("app-one:");
+    const two = h.store("app-two:");
+    await one.savePasskey(passkey("cred-1", "user-1"));
+    assert.equal(await two.getPasskey("cred-1"), null);
+    assert.deepEqual(await two.listPasskeys("user-1"), []);
+    assert.equal(await two.savePasskey(passkey("cred-1", "user-1")), true);
+    assert.equal(await two.deletePasskey("cred-1"), true);
+    assert.ok(await one.getPasskey("cred-1"));
+  }, options.shared);
 }

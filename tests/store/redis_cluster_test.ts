@@ -20,7 +20,7 @@ import {
   type RedisCluster,
   startRedisCluster,
 } from "../support/redis_server.ts";
-import { session, storeContract, type StoreHarness } from "./_contract.ts";
+import { passkey, session, storeContract, type StoreHarness } from "./_contract.ts";
 
 const PREFIX = "service-stack:";
 const noCluster = missingClusterTools();
@@ -212,6 +212,27 @@ for (const flavor of [nodeRedis, ioredis]) {
         for (let u = 0; u < 3; u++) await s.listSessions(`user-${u}`);
         await s.deleteSession("s1");
         for (let u = 0; u < 3; u++) await s.deleteSessions(`user-${u}`);
+        // A redirect (MOVED, ASK) or a script spanning slots (CROSSSLOT) shows as an error.
+        assert.deepEqual(await errorCounts(), {});
+      }),
+  });
+
+  Deno.test({
+    name: `${label}: every passkey operation goes straight to the node holding its key`,
+    ignore: noCluster,
+    fn: () =>
+      withCluster(flavor, async ({ store }) => {
+        const s = store();
+        await resetCommandCounts();
+        for (let i = 0; i < 12; i++) {
+          assert.equal(await s.savePasskey(passkey(`cred-${i}`, `user-${i % 3}`)), true);
+          assert.equal(await s.savePasskey(passkey(`cred-${i}`, "user-9")), false);
+          await s.updatePasskey(`cred-${i}`, { counter: i + 1, lastUsedAt: 1_764_000_000 });
+          assert.equal((await s.getPasskey(`cred-${i}`))?.counter, i + 1);
+        }
+        for (let u = 0; u < 3; u++) assert.equal((await s.listPasskeys(`user-${u}`)).length, 4);
+        for (let i = 0; i < 12; i += 2) assert.equal(await s.deletePasskey(`cred-${i}`), true);
+        for (let u = 0; u < 3; u++) assert.equal((await s.listPasskeys(`user-${u}`)).length, 2);
         // A redirect (MOVED, ASK) or a script spanning slots (CROSSSLOT) shows as an error.
         assert.deepEqual(await errorCounts(), {});
       }),

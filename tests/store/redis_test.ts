@@ -15,7 +15,7 @@ import { type RedisClient, redisStore } from "../../redis.ts";
 import type { SessionStore } from "../../mod.ts";
 import { type RedisServer, startRedisServer } from "../support/redis_server.ts";
 import { missingTool } from "../support/tools.ts";
-import { session, sleep, storeContract, type StoreHarness } from "./_contract.ts";
+import { passkey, session, sleep, storeContract, type StoreHarness } from "./_contract.ts";
 
 const PREFIX = "service-stack:";
 const noRedis = missingTool("redis-server");
@@ -157,6 +157,20 @@ for (const flavor of [nodeRedis, ioredis]) {
     shared: true,
     open: () => openHarness(flavor),
     garbage: { session: ["not json", "{", ""], once: [], hits: ["abc", "1.5", ""] },
+  });
+
+  Deno.test({
+    name: `${label}: passkeys never expire: their keys have no TTL`,
+    ignore: noRedis,
+    fn: () =>
+      withRedis(flavor, async ({ raw, store }) => {
+        const s = store();
+        await s.savePasskey(passkey("cred-1", "user-1"));
+        await s.updatePasskey("cred-1", { counter: 2, lastUsedAt: 1_764_000_000 });
+        const names = [`${PREFIX}passkey:cred-1`, `${PREFIX}passkeys:user-1`];
+        assert.deepEqual((await scanKeys(raw, PREFIX)).sort(), names);
+        for (const name of names) assert.equal(await raw.command(["PTTL", name]), -1);
+      }),
   });
 
   Deno.test({

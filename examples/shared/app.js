@@ -457,3 +457,6 @@ if (query.has("error")) {
   say("signed-in-message", "Signed in with your second factor.");
 }
 if (query.size > 0) history.replaceState(null, "", "/");
+
+// For the page's other scripts (passkey_page.js): one client, one set of messages.
+export { auth, clearMessages, describe, render, say, sessionEnded };
