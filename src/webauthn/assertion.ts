@@ -23,7 +23,7 @@ import {
 } from "./cose.ts";
 import { WebAuthnError } from "./errors.ts";
 
-/** The longest authenticator data read (bytes): far above any real one. */
+/** The longest authenticatorData text read (base64url characters): far above any real one. */
 const MAX_AUTHENTICATOR_DATA_TEXT = 65_536;
 
 /** Web Crypto algorithm names per COSE algorithm, to check a passed `CryptoKey`. */

@@ -78,6 +78,9 @@ Deno.test("cbor refuses declared lengths larger than the input before allocating
   refuses(hex("820101".slice(0, 4)), "cbor_truncated");
   refuses(hex("a201020304".slice(0, 8)), "cbor_truncated");
   refuses(hex("19ff"), "cbor_truncated");
+  // Arrays and maps are refused from their head, before any element is read.
+  assert.throws(() => decodeCbor(hex("9a00010000" + "00".repeat(100))), /array length exceeds/);
+  assert.throws(() => decodeCbor(hex("b8ff" + "0000".repeat(100))), /map length exceeds/);
   refuses(new Uint8Array(), "cbor_truncated");
 });
 

@@ -277,6 +277,16 @@ Deno.test("authenticator data: the counter reads as unsigned 32-bit; aaguidToStr
   assert.equal(aaguidToString(AAGUID), "adce0002-35bc-c60a-648b-0b25f1f05503");
 });
 
+Deno.test("authenticator data: a credential id longer than the data is refused as such", () => {
+  const data = new Uint8Array(37 + 18 + 20);
+  data[32] = FLAG.UP | FLAG.AT;
+  data[37 + 17] = 100;
+  assert.throws(() => parseAuthenticatorData(data), {
+    reason: "authenticator_data_malformed",
+    message: /Credential id runs past/,
+  });
+});
+
 Deno.test("authenticator data: a zero-length credential id is refused", () => {
   const data = new Uint8Array(37 + 18 + 1);
   data[32] = FLAG.UP | FLAG.AT;

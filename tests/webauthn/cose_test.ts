@@ -98,6 +98,15 @@ Deno.test("cose refuses an RSA modulus with a leading zero and bad exponents", a
   assert.equal((await importCoseKey(keyOf(three))).algorithm, -257);
 });
 
+Deno.test("cose refuses P-256 coordinates of another length, also a 33-byte one of the same value", async () => {
+  const auth = await createAuthenticator(-7);
+  for (const label of [-2, -3]) {
+    const padded = auth.coseKey();
+    padded.set(label, new Uint8Array([0, ...(padded.get(label) as Uint8Array)]));
+    await assert.rejects(importCoseKey(keyOf(padded)), { reason: "key_invalid" });
+  }
+});
+
 Deno.test("cose refuses an EC2 y given as a boolean (point compression)", async () => {
   const auth = await createAuthenticator(-7);
   const key = auth.coseKey();
