@@ -9,8 +9,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-// Passkeys (WebAuthn glue and four client methods) brought it from about 6.6 KB to 10 KB.
-const BUNDLE_CEILING = 10 * 1024;
+// About 6.6 KB before the email methods, two-factor and passkeys (WebAuthn glue); 10.7 KB with them.
+const BUNDLE_CEILING = 11 * 1024;
 // Text that would only be in a bundle that pulled in server code.
 const SERVER_MARKERS = [
   "crypto.subtle",
