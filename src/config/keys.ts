@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { WebCryptoKey } from "../jose/types.ts";
 import {
   type Jose,
   joseForPurpose,
@@ -41,7 +42,7 @@ export interface KeySettings {
   /** Passkey challenge cookies: sealed where the key allows it; `exp` set per token. */
   readonly passkeyJose: Jose;
   /** The HMAC keys WebAuthn user handles are derived with, newest first (derived on first use). */
-  readonly userHandleKeys: () => Promise<readonly CryptoKey[]>;
+  readonly userHandleKeys: () => Promise<readonly WebCryptoKey[]>;
   /** Whether the first secret can derive user handles (a string or byte secret, or an HMAC key). */
   readonly canDeriveUserHandles: boolean;
   /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { WebCryptoKey } from "../jose/types.ts";
 import { isCryptoKey } from "../jose/_common.ts";
 import type { JWTKey } from "../jose/types.ts";
 
@@ -14,7 +15,7 @@ const encoder = new TextEncoder();
 const INFO = encoder.encode("@service-stack/auth passkey user-handle");
 
 /** What one configured key gives: secret bytes to derive from, an HMAC key to use, or nothing. */
-function source(key: unknown): Uint8Array | CryptoKey | null {
+function source(key: unknown): Uint8Array | WebCryptoKey | null {
   if (typeof key === "string") return encoder.encode(key);
   if (key instanceof Uint8Array) return key;
   const hmac = (k: unknown) =>
@@ -32,9 +33,9 @@ export function canDeriveUserHandles(keys: readonly JWTKey[]): boolean {
 }
 
 async function derive(
-  from: Uint8Array | CryptoKey,
+  from: Uint8Array | WebCryptoKey,
   salt: Uint8Array,
-): Promise<CryptoKey> {
+): Promise<WebCryptoKey> {
   if (isCryptoKey(from)) return from;
   const base = await crypto.subtle.importKey("raw", new Uint8Array(from), "HKDF", false, [
     "deriveKey",
@@ -56,8 +57,8 @@ async function derive(
 export function userHandleKeys(
   keys: readonly JWTKey[],
   salt: string | undefined,
-): () => Promise<readonly CryptoKey[]> {
-  let pending: Promise<readonly CryptoKey[]> | undefined;
+): () => Promise<readonly WebCryptoKey[]> {
+  let pending: Promise<readonly WebCryptoKey[]> | undefined;
   const saltBytes = encoder.encode(salt ?? "");
   return () => {
     pending ??= Promise.all(

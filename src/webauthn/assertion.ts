@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { WebCryptoKey } from "../jose/types.ts";
 import { decodeBase64Url, decodeBase64UrlInto, decodedBase64UrlLength } from "../jose/base64url.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { parseAuthenticatorData } from "./authenticator_data.ts";
@@ -26,7 +27,7 @@ import { WebAuthnError } from "./errors.ts";
 /** The longest authenticatorData text read (base64url characters): far above any real one. */
 const MAX_AUTHENTICATOR_DATA_TEXT = 65_536;
 
-/** Web Crypto algorithm names per COSE algorithm, to check a passed `CryptoKey`. */
+/** Web Crypto algorithm names per COSE algorithm, to check a passed `WebCryptoKey`. */
 const KEY_NAME: Readonly<Record<CoseAlgorithm, string>> = {
   [-8]: "Ed25519",
   [-7]: "ECDSA",
@@ -37,8 +38,8 @@ const KEY_NAME: Readonly<Record<CoseAlgorithm, string>> = {
 export interface AssertionCredential {
   /** The credential id, base64url. */
   id: string;
-  /** The public key: SPKI bytes, their base64url text, or a `CryptoKey` imported before (saves one Web Crypto call). */
-  publicKey: Uint8Array | string | CryptoKey;
+  /** The public key: SPKI bytes, their base64url text, or a `WebCryptoKey` imported before (saves one Web Crypto call). */
+  publicKey: Uint8Array | string | WebCryptoKey;
   /** The key's COSE algorithm (-8, -7 or -257). */
   algorithm: number;
   /** The stored signature counter. */
@@ -242,9 +243,9 @@ function checkUserHandle(value: unknown, owner: string, required: boolean): void
 }
 
 async function credentialKey(
-  publicKey: Uint8Array | string | CryptoKey,
+  publicKey: Uint8Array | string | WebCryptoKey,
   algorithm: CoseAlgorithm,
-): Promise<CryptoKey> {
+): Promise<WebCryptoKey> {
   if (publicKey instanceof CryptoKey) {
     if (publicKey.algorithm.name !== KEY_NAME[algorithm] || publicKey.type !== "public") {
       throw new WebAuthnError(

@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { WebCryptoKey } from "../jose/types.ts";
 import { decodeBase64Url, encodeBase64Url } from "../jose/base64url.ts";
 import type { CborValue } from "./cbor.ts";
 import { isEd25519Point, isP256Point } from "./_curves.ts";
@@ -26,7 +27,7 @@ export interface CoseKeyImport {
   /** The key's COSE `alg`. */
   algorithm: CoseAlgorithm;
   /** The public key, ready for {@link verifyCredentialSignature}. */
-  key: CryptoKey;
+  key: WebCryptoKey;
   /** The key as DER SubjectPublicKeyInfo, the form to store. */
   spki: Uint8Array<ArrayBuffer>;
 }
@@ -147,7 +148,7 @@ export async function importCoseKey(
       `COSE key algorithm ${alg} is not allowed; expected one of ${allowed.join(", ")}.`,
     );
   }
-  let key: CryptoKey;
+  let key: WebCryptoKey;
   const subtle = crypto.subtle;
   if (alg === -8) {
     if (kty !== KTY_OKP) {
@@ -233,7 +234,7 @@ export async function importCoseKey(
   return { algorithm: alg, key, spki };
 }
 
-async function importOrRefuse(run: () => Promise<CryptoKey>): Promise<CryptoKey> {
+async function importOrRefuse(run: () => Promise<WebCryptoKey>): Promise<WebCryptoKey> {
   try {
     return await run();
   } catch {
@@ -260,7 +261,7 @@ async function importOrRefuse(run: () => Promise<CryptoKey>): Promise<CryptoKey>
 export async function importCredentialKey(
   spki: Uint8Array | string,
   algorithm: number,
-): Promise<CryptoKey> {
+): Promise<WebCryptoKey> {
   if (!isCoseAlgorithm(algorithm)) {
     keyError(
       "key_algorithm",
@@ -300,7 +301,7 @@ function decodeSpkiText(text: string): Uint8Array<ArrayBuffer> {
  * ```
  */
 export async function verifyCredentialSignature(
-  key: CryptoKey,
+  key: WebCryptoKey,
   algorithm: CoseAlgorithm,
   signature: Uint8Array,
   data: Uint8Array,

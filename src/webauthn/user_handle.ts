@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { WebCryptoKey } from "../jose/types.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 
 const encoder = new TextEncoder();
@@ -23,7 +24,7 @@ const LABEL = "service-stack/auth webauthn user handle\0";
  * const handle = await deriveUserHandle(key, "user-123"); // 43 base64url characters
  * ```
  */
-export async function deriveUserHandle(key: CryptoKey, sub: string): Promise<string> {
+export async function deriveUserHandle(key: WebCryptoKey, sub: string): Promise<string> {
   const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(LABEL + sub));
   return encodeBase64Url(new Uint8Array(mac));
 }
