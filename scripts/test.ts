@@ -14,7 +14,7 @@
 
 import { setupTools } from "./setup.ts";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "node.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "core.ts", "jose.ts", "testing.ts", "node.ts"];
 const deno = Deno.execPath();
 
 let passed = 0;

@@ -9,6 +9,8 @@ import { type AuthAPI, createAPI } from "./api.ts";
 import { type AuthConfig, type AuthContext, buildContext } from "./config.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import type { Jose } from "../jose.ts";
+import { builtInProviders } from "./oauth/providers/mod.ts";
+import type { BuiltInTable } from "./oauth/resolve.ts";
 import type { User } from "./types.ts";
 
 /** The HTTP handlers: one per method, and `ALL` for every method (including CORS preflights). */
@@ -69,7 +71,19 @@ export function createAuth<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>): Auth<U> {
-  const ctx = buildContext(config as unknown as AuthConfig);
+  return authWith(config, builtInProviders);
+}
+
+/**
+ * Creates an instance whose provider ids are looked up in `builtIns`: the
+ * built-in table for {@link createAuth}, none for `createAuth` of
+ * `core.ts`, which then bundles only the providers an app passes.
+ */
+export function authWith<
+  U extends User = User,
+  P extends Record<string, unknown> = Record<string, unknown>,
+>(config: AuthConfig<U, P>, builtIns: BuiltInTable): Auth<U> {
+  const ctx = buildContext(config as unknown as AuthConfig, builtIns);
   const auth: Auth<U> = Object.freeze({
     handlers: Object.freeze({
       GET: createHandler(ctx, "GET"),
