@@ -19,10 +19,16 @@ export type {
   AuthConfig,
   AuthEvents,
   Credentials,
+  EmailConfig,
+  HookLiterals,
   OAuthProviderEntry,
+  PasswordReset,
   SignInParams,
+  SignInResult,
+  TwoFactorConfig,
   UserInput,
 } from "./src/config.ts";
+export type { EmailMessage, EmailMessageKind } from "./src/config/email.ts";
 export type {
   AuthAPI,
   ListSessionsOptions,

@@ -1,6 +1,7 @@
 /**
- * `@service-stack/auth/redis`: a session store in Redis, through a
- * node-redis (npm `redis`, v4 or later) or an `ioredis` client.
+ * `@service-stack/auth/redis`: a session store in Redis or a Redis Cluster,
+ * through a node-redis (npm `redis`, v4 or later) or an `ioredis` client or
+ * cluster client.
  *
  * @example
  * ```ts ignore
@@ -19,6 +20,7 @@
 export {
   type IoRedisClient,
   type NodeRedisClient,
+  type NodeRedisClusterClient,
   type RedisClient,
   redisStore,
   type RedisStoreOptions,

@@ -7,10 +7,16 @@
 
 import type { AuthContext, Credentials } from "./config.ts";
 import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
-import { checkedRedirectTarget, finish, type RedirectIntent } from "./core/redirects.ts";
+import {
+  checkedRedirectTarget,
+  defaultTarget,
+  finish,
+  type RedirectIntent,
+} from "./core/redirects.ts";
 import { readSession, signOut, toSession, updateSession } from "./core/session.ts";
 import { emit } from "./core/events.ts";
 import { signInWithCredentials } from "./core/sign_in.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "./core/two_factor.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
@@ -223,7 +229,13 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
           ctx,
           http,
           checkedCredentials(options.credentials),
+          {
+            redirectTo: ctx.twoFactor ? await defaultTarget(http, intent.redirectTo) : undefined,
+          },
         );
+        if (isTwoFactorRequired(session) && intent.redirect) {
+          return redirectResponse(http, twoFactorPageURL(ctx));
+        }
         return await finish(http, intent, { body: session, status: 200 });
       });
     },

@@ -8,13 +8,21 @@
 import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
-import { type Credentials, type FeatureSettings, resolveFeatures } from "./config/features.ts";
+import { type EmailConfig, type EmailSettings, resolveEmail } from "./config/email.ts";
+import {
+  type Credentials,
+  type FeatureSettings,
+  type PasswordReset,
+  resolveFeatures,
+} from "./config/features.ts";
 import {
   type AuthCallbacks,
   type AuthEvents,
+  type HookLiterals,
   type HookSettings,
   resolveHooks,
   type SignInParams,
+  type SignInResult,
 } from "./config/hooks.ts";
 import { type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
@@ -22,8 +30,14 @@ import { type OIDCSettings, resolveOIDC } from "./config/oidc.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
 import { type PageSettings, resolvePages } from "./config/pages.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
+import {
+  resolveTwoFactor,
+  type TwoFactorConfig,
+  type TwoFactorSettings,
+} from "./config/two_factor.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
+import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
 import { type BuiltInTable, type ResolvedProvider, resolveProvidersWith } from "./oauth/resolve.ts";
@@ -38,16 +52,27 @@ import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
-export type { AuthCallbacks, AuthEvents, Credentials, SignInParams };
+export type {
+  AuthCallbacks,
+  AuthEvents,
+  Credentials,
+  EmailConfig,
+  HookLiterals,
+  PasswordReset,
+  SignInParams,
+  SignInResult,
+  TwoFactorConfig,
+};
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
  * What application code returns as a user: at least `sub`, and any fields
- * of the app's user. `identity.schema` validates it (and may fill defaults)
- * before it enters a session, so the session's user type comes from the
- * schema alone, never from what a hook happens to return.
+ * of the app's user (see {@link HookLiterals} for the union).
+ * `identity.schema` validates it (and may fill defaults) before it enters a
+ * session, so the session's user type comes from the schema alone, never
+ * from what a hook happens to return.
  */
-export type UserInput<U extends User> = NoInfer<User & Partial<U>>;
+export type UserInput<U extends User> = NoInfer<(User & Partial<U>) | HookLiterals<U>>;
 
 /**
  * A provider entry in `oauth`: a built-in id, a built-in with overrides and
@@ -68,10 +93,10 @@ export interface AuthConfig<
   /** Providers the service signs users in with (may be empty). */
   oauth: readonly OAuthProviderEntry[];
   /**
-   * Signing/encryption secret; overrides the environment `SECRET`. A list
-   * rotates secrets: the first issues every token, every entry is read
-   * (tokens name their key with `kid`). Without a list, env `PREVIOUS_SECRETS`
-   * adds the older ones.
+   * Signing/encryption secret; when set it is the whole key list, and env
+   * `SECRET` and `PREVIOUS_SECRETS` are not read. A list rotates secrets:
+   * the first issues every token, every entry is read (tokens name their key
+   * with `kid`). Without this option, env `SECRET` and `PREVIOUS_SECRETS`.
    */
   secret?: JWTKey | readonly JWTKey[];
   /** Prefix of all routes; default `/auth`. */
@@ -87,16 +112,26 @@ export interface AuthConfig<
    * Recommended in production.
    */
   baseURL?: string;
-  /** Read `Forwarded` / `X-Forwarded-*` (experimental; only behind a trusted proxy). Default `false`. */
-  trustedProxyHeaders?: boolean;
+  /**
+   * The forwarding headers your proxy sets, read only behind a proxy you
+   * control (default `false`: none). `"forwarded"`: RFC 7239 `Forwarded`.
+   * `"x-forwarded"`: `X-Forwarded-Proto` and `X-Forwarded-Host`, which the
+   * proxy must set on every request. `"x-forwarded-proto"`: that header
+   * alone, the host staying the request's. `true`: `Forwarded`, else
+   * `X-Forwarded-Proto`, neither when both families are present. Ignored
+   * for the origin when `baseURL` is set.
+   */
+  trustedProxyHeaders?: boolean | "forwarded" | "x-forwarded" | "x-forwarded-proto";
   /** The user shape carried in sessions. */
   identity?: { schema?: StandardSchemaV1<unknown, U> };
   /** Username/password sign-in. */
   credentials?: {
     /**
-     * Failed sign-ins allowed per username per window before 429 with
-     * `Retry-After` (default `{ maxAttempts: 5, window: 900 }`); shared by every
-     * instance with `session.store`, per process without; `false` turns it off.
+     * Attempts allowed per username per window before 429 with `Retry-After`
+     * (default `{ maxAttempts: 5, window: 900 }`), counted before `authorize`
+     * runs; a right password gives them back. Usernames are folded (NFKC,
+     * outer whitespace trimmed, lower case). Shared by every instance with
+     * `session.store`, per process without; `false` turns it off.
      */
     throttle?: false | { maxAttempts?: number; window?: number };
     /** Returns the user for valid credentials, `null` otherwise; may throw `AuthError`. */
@@ -104,6 +139,12 @@ export interface AuthConfig<
       credentials: Credentials,
       request: Request,
     ) => UserInput<U> | null | Promise<UserInput<U> | null>;
+    /**
+     * Stores a new password once a reset link was used (hash it first); with
+     * `email`, enables `POST /password/forgot` and `POST /password/reset`.
+     * Every session of the user is revoked afterwards when `session.store` is set.
+     */
+    resetPassword?: (reset: PasswordReset, request: Request) => void | Promise<void>;
   };
   /** Sign-up. */
   signUp?: {
@@ -111,7 +152,21 @@ export interface AuthConfig<
     schema?: StandardSchemaV1<unknown, P>;
     /** Creates the user record and returns the user; may throw `AuthError`. */
     onCreateUser: (payload: P, request: Request) => UserInput<U> | Promise<UserInput<U>>;
+    /** Send a verification message to the new user's address (needs `email`); default `false`. */
+    verifyEmail?: boolean;
   };
+  /**
+   * Sign-in links and codes, verification, change of address and password
+   * reset: the library seals the tokens and builds the links, `send`
+   * delivers the messages.
+   */
+  email?: EmailConfig<UserInput<U>>;
+  /**
+   * Two-factor sign-in (TOTP and backup codes): after any first factor, a
+   * user whose `load` returns a value gets no session until the second
+   * step (`POST /twoFactor/verify`).
+   */
+  twoFactor?: TwoFactorConfig;
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
   callbacks?: AuthCallbacks<NoInfer<U>>;
   /** Audit events, called after the fact; their errors are logged, never answered. */
@@ -119,9 +174,10 @@ export interface AuthConfig<
   /**
    * Where browser-facing failures land: `error` (a path or an absolute URL)
    * receives `error` and `error_description` in its query when a sign-in or
-   * callback fails with no trusted target to go back to.
+   * callback fails with no trusted target to go back to; `twoFactor` is the
+   * app's second-step form (default the built-in `{basePath}/twoFactor`).
    */
-  pages?: { error?: string };
+  pages?: { error?: string; resetPassword?: string; twoFactor?: string };
   /** Token format: `sealed` (default), `signed` or `encrypted`. */
   jwt?: { mode?: JWTMode };
   /**
@@ -150,7 +206,9 @@ export interface AuthContext
     OriginSettings,
     FeatureSettings,
     HookSettings,
-    PageSettings {
+    PageSettings,
+    EmailSettings,
+    TwoFactorSettings {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -160,6 +218,8 @@ export interface AuthContext
   readonly sessionCache: SessionCache;
   /** OpenID Connect: the instance's discovery and JWKS caches. */
   readonly oidc: OIDCSettings;
+  /** The deadline for reading a request body (`BODY_TIMEOUT_MS`; shorter in tests). */
+  readonly bodyTimeoutMs: number;
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -173,6 +233,8 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "identity",
   "credentials",
   "signUp",
+  "email",
+  "twoFactor",
   "jwt",
   "session",
   "callbacks",
@@ -200,6 +262,21 @@ function optionalFunction<T>(value: T | undefined, name: string): T | undefined 
   return value;
 }
 
+/** The value Next.js gives `NEXT_PHASE` while `next build` runs (and imports route modules). */
+const NEXT_BUILD_PHASE = "phase-production-build";
+
+/**
+ * Whether `next build` is running, read from `NEXT_PHASE` in the config's
+ * `env` or the runtime's environment. Never throws.
+ */
+export function isBuildPhase(config: unknown): boolean {
+  try {
+    return isRecord(config) && envReader(config.env)("NEXT_PHASE") === NEXT_BUILD_PHASE;
+  } catch {
+    return false; // an invalid env is reported by buildContext
+  }
+}
+
 /** Validates the config and builds the frozen context. Throws `TypeError` naming the fix. */
 export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthContext {
   if (!isRecord(config)) {
@@ -216,12 +293,32 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
     ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const basePath = resolveBasePath(config.basePath);
   const logger = resolveLogger(config.logger, { read, clock });
-  const session = resolveSession(config.session, { logger });
+  const session = resolveSession(config.session, { logger, clock });
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
+  const email = resolveEmail(config.email);
+  if (email.email && keys.readableFlowTokens) {
+    fail(
+      "email needs tokens nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
+    );
+  }
+  const twoFactor = resolveTwoFactor(config.twoFactor);
+  if (twoFactor.twoFactor && keys.readableFlowTokens) {
+    fail(
+      "twoFactor needs values nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
+    );
+  }
+  if (features.resetPassword && !email.email) {
+    fail(
+      "credentials.resetPassword needs email to send the reset links; expected email: { send, findUser }.",
+    );
+  }
+  if (features.verifyEmailOnSignUp && !email.email) {
+    fail("signUp.verifyEmail needs email to send the message; expected email: { send, findUser }.");
+  }
   if (config.cookies !== undefined && !isRecord(config.cookies)) {
     fail("cookies is not an object; expected { prefix, overrides }.");
   }
@@ -235,6 +332,13 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
   const providers = resolveProvidersWith(config.oauth, read, builtIns);
+  for (const reserved of ["email", "passkey"]) {
+    if (providers.has(reserved)) {
+      fail(
+        `"${reserved}" is reserved for the built-in ${reserved} sign-in; choose another provider id.`,
+      );
+    }
+  }
   const oidc = resolveOIDC(providers, { fetch: fetchFn, clock });
   return Object.freeze({
     ...session,
@@ -243,6 +347,8 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
     ...features,
     ...hooks,
     ...pages,
+    ...email,
+    ...twoFactor,
     basePath,
     providers,
     jars,
@@ -251,5 +357,6 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
     fetch: fetchFn,
     sessionCache: new SessionCache(),
     oidc,
+    bodyTimeoutMs: BODY_TIMEOUT_MS,
   });
 }

@@ -6,7 +6,7 @@
  */
 
 import { type AuthAPI, createAPI } from "./api.ts";
-import { type AuthConfig, type AuthContext, buildContext } from "./config.ts";
+import { type AuthConfig, type AuthContext, buildContext, isBuildPhase } from "./config.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import type { Jose } from "../jose.ts";
 import { builtInProviders } from "./oauth/providers/mod.ts";
@@ -35,7 +35,8 @@ export interface Auth<U extends User = User> {
   jose: Jose;
 }
 
-const contexts = new WeakMap<object, AuthContext>();
+// A function, so that an instance deferred by the build phase resolves its context on use.
+const contexts = new WeakMap<object, () => AuthContext>();
 
 /** The context of an instance made by {@link createAuth} (for `signInAs`); throws for anything else. */
 export function contextOf(auth: unknown): AuthContext {
@@ -43,13 +44,20 @@ export function contextOf(auth: unknown): AuthContext {
   if (ctx === undefined) {
     throw new TypeError("auth is not an instance; expected the value createAuth returned.");
   }
-  return ctx;
+  return ctx();
 }
 
 /**
  * Creates an instance. Throws a `TypeError` at once, naming the fix, when
  * the configuration is wrong (no secret, a short secret, a bad `basePath`,
  * a value of the wrong type, a built-in provider without credentials).
+ *
+ * One exception: while `next build` runs (`NEXT_PHASE` is
+ * `phase-production-build`), which imports route modules without the
+ * runtime secrets, a configuration that fails does not throw here: the
+ * instance builds itself on first use and every handler or method throws
+ * that `TypeError` until it can. `next start` and any other process still
+ * throw at once.
  *
  * @example
  * ```ts
@@ -83,7 +91,16 @@ export function authWith<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>, builtIns: BuiltInTable): Auth<U> {
-  const ctx = buildContext(config as unknown as AuthConfig, builtIns);
+  try {
+    return instantiate<U>(config as unknown as AuthConfig, builtIns);
+  } catch (error) {
+    if (!(error instanceof TypeError) || !isBuildPhase(config)) throw error;
+    return deferred<U>(config as unknown as AuthConfig, builtIns);
+  }
+}
+
+function instantiate<U extends User>(config: AuthConfig, builtIns: BuiltInTable): Auth<U> {
+  const ctx = buildContext(config, builtIns);
   const auth: Auth<U> = Object.freeze({
     handlers: Object.freeze({
       GET: createHandler(ctx, "GET"),
@@ -94,6 +111,37 @@ export function authWith<
     api: createAPI<U>(ctx),
     jose: ctx.sessionJose,
   });
-  contexts.set(auth, ctx);
+  contexts.set(auth, () => ctx);
+  return auth;
+}
+
+/**
+ * An instance for `next build`: the same handlers and methods, each of which
+ * builds the real instance first (throwing its config error until it can).
+ */
+function deferred<U extends User>(config: AuthConfig, builtIns: BuiltInTable): Auth<U> {
+  let real: Auth<U> | undefined;
+  const resolve = () => (real ??= instantiate<U>(config, builtIns));
+  // A throwaway valid instance gives the exact method names, so none is missed.
+  const shape = instantiate({
+    oauth: [],
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    env: {},
+    logger: false,
+  }, builtIns);
+  function methods<T extends object>(pick: (auth: Auth<U>) => T, names: object): T {
+    const entries = Object.keys(names).map((name) => [
+      name,
+      async (...args: unknown[]) =>
+        await (pick(resolve()) as Record<string, (...args: unknown[]) => unknown>)[name](...args),
+    ]);
+    return Object.freeze(Object.fromEntries(entries)) as T;
+  }
+  const auth: Auth<U> = Object.freeze({
+    handlers: methods((a) => a.handlers, shape.handlers),
+    api: methods((a) => a.api, shape.api),
+    jose: methods((a) => a.jose, shape.jose),
+  });
+  contexts.set(auth, () => contextOf(resolve()));
   return auth;
 }

@@ -74,6 +74,56 @@ export function readRuntimeEnv(name: string): string | undefined {
 }
 
 /**
+ * The variables of `key`'s lookup (`SERVICE_AUTH_{KEY}`, ..., `{KEY}`) that
+ * the runtime keeps from this process: on Deno, those whose `env`
+ * permission is not granted (they read as unset, without a prompt);
+ * elsewhere none.
+ *
+ * @example
+ * ```ts
+ * import { unreadableEnv } from "./env.ts";
+ * unreadableEnv("SECRET"); // ["SERVICE_AUTH_SECRET", ..., "SECRET"] on Deno without --allow-env
+ * ```
+ */
+export function unreadableEnv(key: string): string[] {
+  const deno = (globalThis as { Deno?: DenoEnvLike }).Deno;
+  if (typeof deno !== "object" || deno === null || typeof deno.env?.get !== "function") return [];
+  const names = ENV_PREFIXES.map((prefix) => prefix + key);
+  const query = deno.permissions?.querySync;
+  // Without querySync readRuntimeEnv reads nothing, so every name is kept from us.
+  if (typeof query !== "function") return names;
+  return names.filter((name) => {
+    try {
+      return query.call(deno.permissions, { name: "env", variable: name }).state !== "granted";
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Why `key` may have read as unset although it is set: `read` is the
+ * runtime's environment and the runtime denied access to some of its names.
+ * A clause for a "not found" message, or `undefined` when access was not
+ * the problem (a reader of the app's own, or every name readable).
+ *
+ * @example
+ * ```ts
+ * import { envAccessProblem, readRuntimeEnv } from "./env.ts";
+ * envAccessProblem("SECRET", readRuntimeEnv);
+ * // "the environment could not be read: Deno runs without --allow-env for SERVICE_AUTH_SECRET, ..."
+ * ```
+ */
+export function envAccessProblem(key: string, read: EnvReader): string | undefined {
+  if (read !== readRuntimeEnv) return undefined;
+  const denied = unreadableEnv(key);
+  if (denied.length === 0) return undefined;
+  return `the environment could not be read: Deno runs without --allow-env for ${
+    denied.join(", ")
+  }`;
+}
+
+/**
  * Looks up `key` as `SERVICE_AUTH_{KEY}`, `SERVICE_{KEY}`, `AUTH_{KEY}`, then
  * `{KEY}`; the first non-empty value wins. Empty strings are skipped,
  * whitespace is kept as given.

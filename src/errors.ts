@@ -100,6 +100,32 @@ export function errorName(error: unknown): string {
   }
 }
 
+const CHOSEN_BY_APP: unique symbol = Symbol("chosenByApp");
+
+/**
+ * Marks an `AuthError` that application code threw (a hook, `authorize`, a
+ * profile mapper): its description was written for the app's users, so pages
+ * show it as it is, where the library's own descriptions (written for
+ * developers) are replaced by a plain sentence.
+ *
+ * @example
+ * ```ts
+ * import { AuthError, isChosenByApp, markChosenByApp } from "./errors.ts";
+ * const error = new AuthError("access_denied", "Your account is suspended.");
+ * markChosenByApp(error);
+ * isChosenByApp(error); // true
+ * ```
+ */
+export function markChosenByApp(error: unknown): void {
+  if (!(error instanceof AuthError) || !Object.isExtensible(error)) return;
+  Object.defineProperty(error, CHOSEN_BY_APP, { value: true });
+}
+
+/** Whether {@link markChosenByApp} marked the error. */
+export function isChosenByApp(error: AuthError): boolean {
+  return (error as AuthError & { [CHOSEN_BY_APP]?: boolean })[CHOSEN_BY_APP] === true;
+}
+
 /** Where {@link toAuthError} reports what it turns into a `server_error`. */
 export interface ErrorReporter {
   /** Logs one line; `details` never carries request values. */

@@ -2,12 +2,14 @@
  * The request pipeline: route (404/405), CORS preflight, `Origin` (403;
  * not for a route that takes any origin, the `form_post` callback), then the
  * route. Every failure becomes an RFC 6749 error body through the
- * one error wrapper; nothing unexpected escapes as anything but a logged 500.
+ * one error wrapper (an HTML page for a browser's plain form post); nothing
+ * unexpected escapes as anything but a logged 500.
  *
  * @module
  */
 
 import type { AuthContext } from "./config.ts";
+import { failureResponse } from "./core/browser_failure.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { emptyResponse, errorResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
@@ -34,7 +36,7 @@ export function createHandler(ctx: AuthContext, only?: Method): Handler {
     try {
       return await dispatch(ctx, http, only);
     } catch (error) {
-      return errorResponse(http, toAuthError(error, ctx.logger, "request handler"));
+      return await failureResponse(http, toAuthError(error, ctx.logger, "request handler"));
     }
   };
 }
@@ -66,6 +68,11 @@ async function dispatch(ctx: AuthContext, http: HttpContext, only?: Method): Pro
 async function checkOrigin(http: HttpContext): Promise<boolean> {
   const origin = http.request.headers.get("Origin");
   if (origin === null || origin === http.origin) return false;
+  // A form on one of our no-referrer pages posts with `Origin: null`; the browser's own
+  // Sec-Fetch-Site (which no page can set) still tells a same-origin post from a cross-site one.
+  if (origin === "null" && http.request.headers.get("Sec-Fetch-Site") === "same-origin") {
+    return false;
+  }
   http.headers.push(["Vary", "Origin"]);
   if (!(await http.isTrusted(origin))) {
     throw new AuthError(

@@ -12,6 +12,9 @@ import { AuthError } from "./errors.ts";
 /** Request bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** A request body that has not fully arrived after this many milliseconds is refused with 408. */
+export const BODY_TIMEOUT_MS = 10_000;
+
 /** What a response collects while a request runs: its Set-Cookie lines and other headers. */
 export interface ResponseHeaders {
   /** Set-Cookie lines, in order. */
@@ -138,18 +141,31 @@ export type Body = Record<string, unknown>;
 export interface ReadBodyOptions {
   /** An empty body reads as `{}` instead of a 400. */
   optional?: boolean;
+  /** The deadline for the whole body, in milliseconds; default {@link BODY_TIMEOUT_MS}. */
+  timeoutMs?: number;
 }
 
 /**
  * Reads a JSON or form-encoded body, refusing other types (415), bodies over
- * {@link MAX_BODY_BYTES} (413) and malformed content (400).
+ * {@link MAX_BODY_BYTES} (413), bodies still arriving after the deadline
+ * (408) and malformed content (400).
  */
 export async function readBody(request: Request, options: ReadBodyOptions = {}): Promise<Body> {
   const declared = request.headers.get("Content-Length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
-  const read = await readLimitedBody(request.body, { maxBytes: MAX_BODY_BYTES });
+  const read = await readLimitedBody(request.body, {
+    maxBytes: MAX_BODY_BYTES,
+    timeoutMs: options.timeoutMs ?? BODY_TIMEOUT_MS,
+  });
   if (!read.ok) {
     if (read.reason === "too_large") throw tooLarge();
+    if (read.reason === "timeout") {
+      throw new AuthError(
+        "invalid_request",
+        "The request body did not arrive in time; expected the whole body within 10 seconds.",
+        { status: 408 },
+      );
+    }
     throw new AuthError("invalid_request", "The request body could not be read.");
   }
   if (read.bytes.length === 0) {

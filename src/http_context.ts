@@ -13,7 +13,8 @@ import { parseCookies } from "./cookies/parse.ts";
 import { AuthError } from "./errors.ts";
 import type { ResponseHeaders } from "./http.ts";
 import type { RequestTarget } from "./request_target.ts";
-import { forwardedClientAddress, requestOrigin } from "./origins/proxy.ts";
+import { serviceOrigin } from "./config/origins.ts";
+import { forwardedClientAddress } from "./origins/proxy.ts";
 import { compileOriginPatterns, isTrustedOrigin, type OriginMatcher } from "./origins/trusted.ts";
 
 /** One request in flight, and the headers its response collects. */
@@ -59,8 +60,7 @@ class RequestContext implements HttpContext {
 
   constructor(ctx: AuthContext, readonly request: Request, target: RequestTarget) {
     this.#ctx = ctx;
-    const { origin, secure } = ctx.publicOrigin ??
-      requestOrigin(request, { url: target, trustProxyHeaders: ctx.trustProxyHeaders });
+    const { origin, secure } = serviceOrigin(ctx, request, target);
     this.origin = origin;
     this.secure = secure;
     this.pathname = target.pathname;

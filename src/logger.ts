@@ -1,7 +1,8 @@
 /**
  * The built-in logger and the `logger` config option. Nothing that reaches a
  * log line may carry a secret: entries hold fixed messages and error names,
- * and every string is passed through {@link redact}.
+ * and every string is passed through {@link redact}, which hides values
+ * (tokens, keys) but keeps the names of errors readable.
  *
  * @module
  */
@@ -53,9 +54,15 @@ const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30
 const SECRET_LIKE =
   /[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*){0,2}|[A-Za-z0-9_+/=-]{24,}/g;
 
-/** Replaces token-like and key-like runs in a string with `[redacted]`. */
+// An error class's name (`MaxRetriesPerRequestError`) is code, not a value: it stays readable.
+const ERROR_CLASS_NAME = /^[A-Z][A-Za-z0-9]*(?:Error|Exception)$/;
+
+/**
+ * Replaces token-like and key-like runs in a string with `[redacted]`,
+ * except the names of error classes (`...Error`, `...Exception`).
+ */
 export function redact(text: string): string {
-  return text.replace(SECRET_LIKE, "[redacted]");
+  return text.replace(SECRET_LIKE, (run) => ERROR_CLASS_NAME.test(run) ? run : "[redacted]");
 }
 
 /** The redacted message of an Error (never of a Proxy or a throwing getter), as `": text"`. */
@@ -90,11 +97,15 @@ export function createLogger(
   const sink = options.log ?? consoleSink;
   const appName = options.appName;
 
-  function log(entryLevel: LogLevel, message: string, details?: LogEntry["details"]): void {
-    if (silent || RANK[entryLevel] < threshold) return;
+  function enabled(entryLevel: LogLevel): boolean {
+    return !silent && RANK[entryLevel] >= threshold;
+  }
+
+  /** Writes an entry whose message is already redacted; redacts the details' strings. */
+  function write(entryLevel: LogLevel, message: string, details?: LogEntry["details"]): void {
     const entry: LogEntry = {
       level: entryLevel,
-      message: redact(message),
+      message,
       time: new Date(clock()).toISOString(),
     };
     if (appName !== undefined) entry.appName = appName;
@@ -113,9 +124,13 @@ export function createLogger(
   }
 
   return Object.freeze({
-    log,
+    log(entryLevel: LogLevel, message: string, details?: LogEntry["details"]): void {
+      if (enabled(entryLevel)) write(entryLevel, redact(message), details);
+    },
     error(message: string, error: unknown, details?: LogEntry["details"]): void {
-      log("error", `${message}: ${errorName(error)}${describe(error)}`, details);
+      if (!enabled("error")) return;
+      // The error's name comes from code and errorName bounds it; its message may quote values.
+      write("error", `${redact(message)}: ${errorName(error)}${redact(describe(error))}`, details);
     },
   });
 }

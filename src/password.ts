@@ -28,6 +28,8 @@ const MAX_ITERATIONS = 10_000_000;
 const ENCODED = /^\$pbkdf2-sha256\$([1-9][0-9]{0,7})\$([A-Za-z0-9_-]{16,88})\$([A-Za-z0-9_-]{43})$/;
 
 const encoder = new TextEncoder();
+// Any fixed salt does: the decoy's result is never compared with anything.
+const DECOY_SALT = new Uint8Array(SALT_BYTES);
 
 /**
  * Hashes a password with PBKDF2-HMAC-SHA-256 (600,000 iterations, a random
@@ -58,36 +60,71 @@ export async function hashPassword(password: string): Promise<string> {
 /**
  * Checks a password against a string made by {@linkcode hashPassword},
  * comparing in constant time. The iteration count is read from the string
- * but must lie between 100,000 and 10,000,000. Never throws: a malformed
- * encoded string, or a password that is not a string, gives `false`.
+ * but must lie between 100,000 and 10,000,000. Never throws: a password
+ * that is not a string gives `false`.
+ *
+ * Pass the stored hash of the user the sign-in names, or `undefined` (or
+ * `null`) when there is no such user or the user has no password: the
+ * password is then derived against a fixed decoy at the same cost as a real
+ * check and the answer is `false`. An unknown username thus takes as long as
+ * a wrong password, and the response time does not tell which usernames
+ * exist. A malformed stored string, or one with an iteration count out of
+ * bounds, is treated the same way.
  *
  * @param password The password to check.
- * @param encoded The stored `$pbkdf2-sha256$...` string.
- * @returns Whether the password matches.
+ * @param encoded The stored `$pbkdf2-sha256$...` string, or `undefined` / `null` when the user
+ *   is unknown or has no password.
+ * @returns Whether the password matches; always `false` without a stored hash.
  *
- * @example
+ * @example Username and password sign-in that does not reveal which usernames exist
  * ```ts
  * import { hashPassword, verifyPassword } from "@service-stack/auth";
  *
- * const stored = await hashPassword("correct horse battery staple");
- * await verifyPassword("correct horse battery staple", stored); // true
- * await verifyPassword("Tr0ub4dor&3", stored); // false
+ * const users = new Map([["ada", { sub: "1", hash: await hashPassword("correct horse") }]]);
+ * const user = users.get("grace"); // undefined: no such user
+ * // Costs one full PBKDF2 derivation either way, then answers false.
+ * await verifyPassword("correct horse", user?.hash); // false
+ * await verifyPassword("correct horse", users.get("ada")?.hash); // true
  * ```
  */
-export async function verifyPassword(password: string, encoded: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  encoded: string | null | undefined,
+): Promise<boolean> {
   try {
-    if (typeof password !== "string" || typeof encoded !== "string") return false;
-    const match = ENCODED.exec(encoded);
-    if (match === null) return false;
-    const iterations = Number(match[1]);
-    if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS) return false;
-    const salt = new Uint8Array(decodeBase64Url(match[2]));
-    const expected = decodeBase64Url(match[3]);
-    if (salt.length < SALT_BYTES || expected.length !== HASH_BYTES) return false;
-    const actual = await pbkdf2(password, salt, iterations, HASH_BYTES);
-    return timingSafeEqual(actual, expected);
+    if (typeof password !== "string") return false;
+    const stored = typeof encoded === "string" ? parseEncoded(encoded) : undefined;
+    if (stored === undefined) {
+      // The same work as a real check, so an unknown user answers as slowly as a known one.
+      await pbkdf2(password, DECOY_SALT, ITERATIONS, HASH_BYTES);
+      return false;
+    }
+    const actual = await pbkdf2(password, stored.salt, stored.iterations, HASH_BYTES);
+    return timingSafeEqual(actual, stored.hash);
   } catch {
     return false;
+  }
+}
+
+interface StoredHash {
+  iterations: number;
+  salt: Uint8Array<ArrayBuffer>;
+  hash: Uint8Array;
+}
+
+/** The fields of a `$pbkdf2-sha256$...` string, or `undefined` when it is not one we accept. */
+function parseEncoded(encoded: string): StoredHash | undefined {
+  const match = ENCODED.exec(encoded);
+  if (match === null) return undefined;
+  const iterations = Number(match[1]);
+  if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS) return undefined;
+  try {
+    const salt = new Uint8Array(decodeBase64Url(match[2]));
+    const hash = decodeBase64Url(match[3]);
+    if (salt.length < SALT_BYTES || hash.length !== HASH_BYTES) return undefined;
+    return { iterations, salt, hash };
+  } catch {
+    return undefined; // not base64url after all
   }
 }
 

@@ -16,6 +16,13 @@ export interface User {
   email?: string;
   /** Avatar URL. */
   image?: string;
+  /**
+   * `true` when the library saw `email` proven: a provider address that
+   * passed the verification rules, an email sign-in, a confirmed
+   * verification or change link. Set by the library only; an `email`
+   * changed any other way loses it.
+   */
+  emailVerified?: boolean;
 }
 
 /** The session returned to callers: the user and when the session ends. */

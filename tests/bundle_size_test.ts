@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { bundleSize, ONE_PROVIDER_APP, PROVIDER_ID_APP } from "../bench/bundle_size.ts";
 import { builtInProviders } from "../mod.ts";
 
-// The budget for `oauth: [github]` with createAuth of core.ts, in gzip bytes: what it weighed when
-// the providers became tree-shakable (43.6 kB), with room for small changes. Issue 16 aims at
-// 30 kB; the rest is the core itself (see README "Develop").
-const ONE_PROVIDER_GZIP_BUDGET = 45_000;
+// The budget for `oauth: [github]` with createAuth of core.ts, in gzip bytes: what it weighed once
+// main had email sign-in and two-factor (58.5 kB; 43.6 kB before them), with room for small
+// changes. Issue 16 aims at 30 kB; the rest is the core itself (see README "Develop").
+const ONE_PROVIDER_GZIP_BUDGET = 60_000;
 
 const IDS = Object.keys(builtInProviders);
 

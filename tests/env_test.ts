@@ -177,3 +177,93 @@ Deno.test({
     }
   },
 });
+
+// createAuth's messages when the environment could not be read.
+
+const CREATE_AUTH_SCRIPT = `
+import { createAuth } from ${JSON.stringify(new URL("../mod.ts", import.meta.url).href)};
+const oauth = Deno.args[0] === "github" ? ["github"] : [];
+const secret = Deno.args[0] === "github" ? "s".repeat(43) : undefined;
+try {
+  createAuth({ oauth, secret, logger: false });
+  console.log(JSON.stringify({ created: true }));
+} catch (error) {
+  console.log(JSON.stringify({ created: false, message: error.message }));
+}
+`;
+
+async function runCreateAuth(
+  permissions: string[],
+  args: string[] = [],
+  env: Record<string, string> = { AUTH_SECRET: "an-environment-secret-0123456789abcdef-0123" },
+): Promise<{ created: boolean; message?: string }> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/create_auth.ts`;
+    await Deno.writeTextFile(file, CREATE_AUTH_SCRIPT);
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-config", "--no-prompt", ...permissions, file, ...args],
+      env: {
+        ...env,
+        GITHUB_CLIENT_ID: "gh-id",
+        GITHUB_CLIENT_SECRET: "gh-secret",
+        DENO_NO_UPDATE_CHECK: "1",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assert.equal(code, 0, decoder.decode(stderr));
+    return JSON.parse(decoder.decode(stdout));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("without --allow-env, a missing secret says the environment could not be read and how to allow it", async () => {
+  const result = await runCreateAuth([]);
+  assert.equal(result.created, false);
+  assert.match(
+    result.message!,
+    /^createAuth: no secret was found: the environment could not be read/,
+  );
+  assert.match(
+    result.message!,
+    /without --allow-env for SERVICE_AUTH_SECRET, SERVICE_SECRET, AUTH_SECRET, SECRET;/,
+  );
+  assert.match(result.message!, /expected --allow-env \(or --allow-env=AUTH_SECRET/);
+});
+
+Deno.test("with --allow-env=AUTH_SECRET alone the environment's secret is read", async () => {
+  assert.deepEqual(await runCreateAuth(["--allow-env=AUTH_SECRET"]), { created: true });
+  assert.deepEqual(await runCreateAuth(["--allow-env"]), { created: true });
+});
+
+Deno.test("with the secret's names granted but unset, the message is the plain one", async () => {
+  const names = "SERVICE_AUTH_SECRET,SERVICE_SECRET,AUTH_SECRET,SECRET";
+  const result = await runCreateAuth([`--allow-env=${names}`], [], {});
+  assert.equal(result.created, false);
+  assert.match(result.message!, /no secret was found; expected AUTH_SECRET \(or SECRET\)/);
+});
+
+Deno.test("without --allow-env, a built-in provider's missing client id says how to allow it", async () => {
+  const result = await runCreateAuth([], ["github"]);
+  assert.equal(result.created, false);
+  assert.match(
+    result.message!,
+    /provider "github" has no client id: the environment could not be read: Deno runs without --allow-env for .*GITHUB_CLIENT_ID; expected --allow-env \(or --allow-env=AUTH_GITHUB_CLIENT_ID/,
+  );
+});
+
+Deno.test("with an env object of the app's own, a missing secret gives the plain message", async () => {
+  const { createAuth } = await import("../mod.ts");
+  assert.throws(
+    () => createAuth({ oauth: [], env: {}, logger: false }),
+    (error: unknown) =>
+      error instanceof TypeError &&
+      /no secret was found; expected AUTH_SECRET \(or SECRET\) in the environment/.test(
+        error.message,
+      ),
+  );
+});

@@ -51,7 +51,7 @@ const LAYERS: readonly [number, RegExp][] = [
     0,
     /^(jose\.ts|src\/(types|errors|is_record|timing_safe_equal|body|env|logger|standard_schema|password|session_cache|http|request_target|user_fields|error_page)\.ts|src\/jose\/.*)$/,
   ],
-  [1, /^src\/(cookies|origins|oauth|store)\/.*$/],
+  [1, /^src\/(cookies|origins|oauth|store|email|webauthn|two_factor)\/.*$/],
   [2, /^src\/(config\.ts|config\/.*)$/],
   [3, /^src\/http_context\.ts$/],
   [4, /^src\/core\/.*$/],

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { countSubtle } from "./jose/_subtle.ts";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { hashPassword, verifyPassword } from "../src/password.ts";
 
@@ -17,6 +16,23 @@ function b64url(bytes: Uint8Array): string {
 function oracleHash(password: string, iterations: number, salt = randomBytes(16)): string {
   const hash = pbkdf2Sync(password, salt, iterations, 32, "sha256");
   return `$pbkdf2-sha256$${iterations}$${b64url(salt)}$${b64url(hash)}`;
+}
+
+/** The PBKDF2 derivations (iterations, output bits) made while `fn` runs, through a spy. */
+async function derivations(fn: () => Promise<unknown>): Promise<[number, number][]> {
+  const subtle = crypto.subtle as unknown as Record<string, unknown>;
+  const original = crypto.subtle.deriveBits;
+  const calls: [number, number][] = [];
+  subtle.deriveBits = (algorithm: Pbkdf2Params, key: CryptoKey, length: number) => {
+    calls.push([algorithm.iterations, length]);
+    return original.call(crypto.subtle, algorithm, key, length);
+  };
+  try {
+    await fn();
+  } finally {
+    delete subtle.deriveBits;
+  }
+  return calls;
 }
 
 function withChar(text: string, index: number, char: string): string {
@@ -63,15 +79,51 @@ Deno.test("verifyPassword refuses a correct hash whose iteration count is below 
   assert.equal(await verifyPassword("pw", oracleHash("pw", 1)), false);
 });
 
-Deno.test("verifyPassword refuses an absurd iteration count without computing it", async () => {
+Deno.test("verifyPassword never derives at an absurd iteration count, only the decoy's 600,000", async () => {
   const [, , , salt, hash] = STORED.split("$");
   for (const iterations of ["10000001", "99999999", "2000000000", "1e9"]) {
     let verdict: boolean | undefined;
-    const calls = await countSubtle(async () => {
+    const calls = await derivations(async () => {
       verdict = await verifyPassword(PASSWORD, `$pbkdf2-sha256$${iterations}$${salt}$${hash}`);
     });
     assert.equal(verdict, false, iterations);
-    assert.deepEqual(calls, {}, `${iterations}: refused before any Web Crypto call`);
+    assert.deepEqual(calls, [[600_000, 256]], iterations);
+  }
+});
+
+Deno.test("verifyPassword without a stored hash (unknown user) derives once at full cost and answers false", async () => {
+  for (const missing of [undefined, null]) {
+    let verdict: boolean | undefined;
+    const calls = await derivations(async () => {
+      verdict = await verifyPassword(PASSWORD, missing);
+    });
+    assert.equal(verdict, false, String(missing));
+    assert.deepEqual(calls, [[600_000, 256]], `${missing}: one PBKDF2 derivation, as for a user`);
+  }
+});
+
+Deno.test("an unknown user costs the same derivation as a known user's wrong password", async () => {
+  const known = await derivations(() => verifyPassword("wrong password", STORED));
+  const unknown = await derivations(() => verifyPassword("wrong password", undefined));
+  assert.deepEqual(unknown, known);
+});
+
+Deno.test("no password, whatever it is, matches a missing stored hash", async () => {
+  for (const password of ["", PASSWORD, "\0", "decoy"]) {
+    assert.equal(await verifyPassword(password, undefined), false, JSON.stringify(password));
+  }
+});
+
+Deno.test("a malformed stored hash (an account without a password) costs the decoy too", async () => {
+  const [, , , salt, hash] = STORED.split("$");
+  // "" for an account without a password; a 21-character salt is not base64url at all.
+  for (const encoded of ["", "!", `$pbkdf2-sha256$600000$${"A".repeat(21)}$${hash}`, salt]) {
+    let verdict: boolean | undefined;
+    const calls = await derivations(async () => {
+      verdict = await verifyPassword(PASSWORD, encoded);
+    });
+    assert.equal(verdict, false, JSON.stringify(encoded));
+    assert.deepEqual(calls, [[600_000, 256]], JSON.stringify(encoded));
   }
 });
 

@@ -3,10 +3,10 @@
  * and the shared demo app (page, browser client, mock OAuth provider)
  * everywhere else.
  *
- * Run with `@service-stack/auth` installed (`bunx jsr add @service-stack/auth`):
- * `bun examples/bun/server.ts`. `PORT` picks the port (default 8000, `0` for
- * any free one); `AUTH_SECRET` the secret (else a random one is generated at
- * startup).
+ * Run with `@service-stack/auth` installed (the README's Install, or its
+ * Develop steps, which link the npm build here): `bun examples/bun/server.ts`.
+ * `PORT` picks the port (default 8000, `0` for any free one); `AUTH_SECRET`
+ * the secret (else a random one is generated at startup).
  *
  * The browser client is served as the package ships it: `client.js` and the
  * modules it imports, read once from the installed package, no build step.

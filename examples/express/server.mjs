@@ -5,7 +5,8 @@
  * browser client, mock OAuth provider).
  *
  * Run with the packages installed (`npm install express` and
- * `npx jsr add @service-stack/auth`): `node examples/express/server.mjs`.
+ * `@service-stack/auth` as the README's Install or Develop section says):
+ * `node examples/express/server.mjs`.
  * `PORT` picks the port (default 8000, `0` for any free one); `AUTH_SECRET`
  * the secret (else a random one is generated at startup).
  *

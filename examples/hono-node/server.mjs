@@ -5,7 +5,8 @@
  * itself (`c.req.raw`), so no adapter is needed.
  *
  * Run with the packages installed (`npm install hono @hono/node-server` and
- * `npx jsr add @service-stack/auth`): `node examples/hono-node/server.mjs`.
+ * `@service-stack/auth` as the README's Install or Develop section says):
+ * `node examples/hono-node/server.mjs`.
  * `PORT` picks the port (default 8000, `0` for any free one); `AUTH_SECRET`
  * the secret (else a random one is generated at startup).
  *

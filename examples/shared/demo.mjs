@@ -5,7 +5,8 @@
  * `/demo/sessions`, and the `createAuth` configuration (the mock provider,
  * found by discovery, username/password sign-in, sign-up into an in-memory
  * user table, sessions in a `memoryStore()` so that they can be listed and
- * ended).
+ * ended), and email sign-in, verification, change of address and password
+ * reset with a development outbox (`email_demo.mjs`).
  *
  * Each runtime's entry serves it and mounts `auth.handlers.ALL` under
  * `/auth/` itself. Plain JavaScript with JSDoc types, so that Node runs it as
@@ -17,10 +18,13 @@
 import { readFile } from "node:fs/promises";
 import { AuthError, hashPassword, memoryStore, verifyPassword } from "@service-stack/auth";
 import { createMockProvider } from "@service-stack/auth/testing";
+import { createEmailDemo, RESET_PAGE, sessionUser } from "./email_demo.mjs";
+import { createTwoFactorDemo } from "./two_factor_demo.mjs";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
 const SECRET_NAMES = ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"];
 const DEMO_USERNAME = "demo";
+const DEMO_EMAIL = "demo@example.com";
 const USERNAME = /^[a-z0-9][a-z0-9._-]{2,31}$/;
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 128;
@@ -55,8 +59,9 @@ const SECURITY_HEADERS = {
  * @property {import("@service-stack/auth").AuthConfig} authConfig What to pass to `createAuth`.
  * @property {(auth: DemoAuth) => (request: Request) => Promise<Response>} handler Given the
  *   instance made from `authConfig`, answers everything except `/auth/`: the page, its script
- *   and style, `/client/*`, the mock provider under `/mock-oauth/` and the device endpoints under
- *   `/demo/sessions`.
+ *   and style, `/client/*`, the mock provider under `/mock-oauth/`, the device endpoints under
+ *   `/demo/sessions`, the development outbox at `/demo/outbox` and the page again at
+ *   `/reset-password` (where reset links land).
  */
 
 /**
@@ -146,7 +151,7 @@ const signUpSchema = {
         : {};
       /** @type {{ message: string, path: string[] }[]} */
       const issues = [];
-      const { username, password, name } = body;
+      const { username, password, name, email } = body;
       if (typeof username !== "string" || !USERNAME.test(username)) {
         issues.push({
           message: "expected 3-32 lower-case letters, digits, dots, dashes or underscores",
@@ -165,8 +170,13 @@ const signUpSchema = {
       if (name !== undefined && (typeof name !== "string" || name.trim().length > MAX_NAME)) {
         issues.push({ message: `expected at most ${MAX_NAME} characters`, path: ["name"] });
       }
+      if (
+        email !== undefined && email !== "" && (typeof email !== "string" || !EMAIL.test(email))
+      ) {
+        issues.push({ message: "expected one email address", path: ["email"] });
+      }
       for (const key of Object.keys(body)) {
-        if (key !== "username" && key !== "password" && key !== "name") {
+        if (!["username", "password", "name", "email"].includes(key)) {
           issues.push({ message: "unknown field", path: [key] });
         }
       }
@@ -177,6 +187,7 @@ const signUpSchema = {
           username: /** @type {string} */ (username),
           password: /** @type {string} */ (password),
           ...(trimmed === "" ? {} : { name: trimmed }),
+          ...(typeof email === "string" && email !== "" ? { email } : {}),
         },
       };
     },
@@ -188,14 +199,14 @@ const signUpSchema = {
  * @property {string} username
  * @property {string} password
  * @property {string} [name]
+ * @property {string} [email]
  */
 
-/**
- * @typedef {object} StoredUser
- * @property {string} sub
- * @property {string} name
- * @property {string} passwordHash What `hashPassword` returned; the password itself is never kept.
- */
+/** @typedef {import("./email_demo.mjs").EmailUser} StoredUser */
+
+// Plain ASCII addresses, within what the library accepts as a user's email.
+const EMAIL =
+  /^(?=.{3,254}$)(?!\.)(?!.*\.\.)[A-Za-z0-9._%+-]{1,64}(?<!\.)@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 /**
  * Builds the demo app for a server listening at `origin`.
@@ -215,15 +226,17 @@ export async function createDemo(options) {
   const secret = secretName === undefined ? randomSecret() : undefined;
 
   const demoPassword = randomPassword();
-  // Unknown usernames are checked against this hash too, so timing does not tell them apart.
-  const [demoHash, decoyHash] = await Promise.all([
-    hashPassword(demoPassword),
-    hashPassword(randomPassword()),
-  ]);
+  const demoHash = await hashPassword(demoPassword);
   /** @type {Map<string, StoredUser>} */
   const users = new Map([
-    [DEMO_USERNAME, { sub: "user-demo", name: "Demo User", passwordHash: demoHash }],
+    [DEMO_USERNAME, {
+      sub: "user-demo",
+      name: "Demo User",
+      passwordHash: demoHash,
+      email: DEMO_EMAIL,
+    }],
   ]);
+  const mail = createEmailDemo(users);
 
   const port = new URL(origin).port;
   const mock = createMockProvider({
@@ -236,28 +249,45 @@ export async function createDemo(options) {
     redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
   });
 
+  // Two-factor sign-in (TOTP and backup codes): see two_factor_demo.mjs.
+  const twoFactor = await createTwoFactorDemo({ issuer: "service-stack demo" });
+
   /** @type {import("@service-stack/auth").AuthConfig} */
   const authConfig = {
     oauth: [mock.provider],
+    twoFactor: twoFactor.config,
     // The server's discovery, JWKS, token and user-info calls go to the in-process mock, not
     // over the network.
     fetch: mock.fetch,
     secret,
     credentials: {
       async authorize({ username, password }) {
-        const user = users.get(username.trim().toLowerCase());
-        const valid = await verifyPassword(password, user?.passwordHash ?? decoyHash);
-        return valid && user !== undefined ? { sub: user.sub, name: user.name } : null;
+        const login = username.trim().toLowerCase();
+        // A username, or the address of an account (one made by email has no username).
+        const user = users.get(login) ?? mail.userByEmail(login);
+        // Without a user it hashes anyway (and answers false): timing does not reveal usernames.
+        const valid = await verifyPassword(password, user?.passwordHash);
+        return valid && user !== undefined ? sessionUser(user) : null;
       },
+      resetPassword: mail.resetPassword,
     },
+    // Messages go to the development outbox at /demo/outbox instead of a mail server.
+    email: mail.email,
+    pages: { resetPassword: RESET_PAGE },
     // Sessions are recorded here, so that sign-out really ends them and the page can list and
     // end them; one process only (use redisStore or denoKvStore for several).
     session: { store: memoryStore() },
     signUp: {
+      verifyEmail: true,
       schema:
         /** @type {import("@service-stack/auth").StandardSchemaV1<unknown, Record<string, unknown>>} */ (signUpSchema),
       async onCreateUser(payload) {
-        const { username, password, name } = /** @type {SignUpPayload} */ (payload);
+        const { username, password, name, email } = /** @type {SignUpPayload} */ (payload);
+        if (email !== undefined && mail.userByEmail(email) !== undefined) {
+          throw new AuthError("invalid_request", "That address has an account; sign in instead.", {
+            status: 409,
+          });
+        }
         if (users.has(username)) {
           throw new AuthError("invalid_request", "That username is taken; choose another one.", {
             status: 409,
@@ -267,6 +297,7 @@ export async function createDemo(options) {
           sub: `user-${crypto.randomUUID()}`,
           name: name ?? username,
           passwordHash: await hashPassword(password),
+          ...(email === undefined ? {} : { email }),
         };
         // Checked again: another sign-up may have taken the name while hashing.
         if (users.has(username)) {
@@ -275,7 +306,7 @@ export async function createDemo(options) {
           });
         }
         users.set(username, user);
-        return { sub: user.sub, name: user.name };
+        return sessionUser(user);
       },
     },
   };
@@ -288,19 +319,24 @@ export async function createDemo(options) {
    */
   function handler(auth) {
     const devices = deviceEndpoints(auth);
+    const twoFactorRoutes = twoFactor.handler(auth);
     return async (request) => {
       const url = new URL(request.url);
+      if (twoFactor.handles(url.pathname)) return await twoFactorRoutes(request);
       if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
         return await mock.handler(request);
       }
       if (url.pathname === "/demo/sessions" || url.pathname.startsWith("/demo/sessions/")) {
         return await devices(request, url.pathname);
       }
-      const asset = assets.get(url.pathname);
+      const outbox = mail.handle(request, url.pathname);
+      if (outbox !== undefined) return outbox;
+      // Reset links land on the page itself, which shows its "new password" form.
+      const asset = assets.get(url.pathname === RESET_PAGE ? "/" : url.pathname);
       if (asset === undefined) {
         return text(
-          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions " +
-            "and /mock-oauth/*.",
+          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions, " +
+            "/demo/outbox and /mock-oauth/*.",
           404,
         );
       }
@@ -322,7 +358,8 @@ export async function createDemo(options) {
     const line of [
       `@service-stack/auth demo on ${runtime}`,
       secretLine,
-      `Demo user: username "${DEMO_USERNAME}", password "${demoPassword}"`,
+      `Demo user: username "${DEMO_USERNAME}", password "${demoPassword}", email "${DEMO_EMAIL}"`,
+      `Development outbox (email is not sent): ${origin}/demo/outbox`,
       `Mock OpenID Connect provider: ${mock.issuer} (consent page; accounts: ${
         MOCK_ACCOUNTS.map((account) => account.name).join(", ")
       })`,

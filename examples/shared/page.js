@@ -71,6 +71,7 @@ function show(session) {
   element("user-name").textContent = name;
   element("user-email").textContent = user.email ?? "";
   element("user-email").hidden = !user.email;
+  showEmailState(user);
   element("user-sub").textContent = `sub: ${user.sub}`;
   element("avatar").textContent = initials(name);
   const expires = element("expires");
@@ -252,7 +253,7 @@ async function endSession(device, button) {
  * what replaced it.
  *
  * @param {string} id
- * @param {(fields: Record<string, string>) => Promise<{ error: null | ErrorBody }>} action
+ * @param {(fields: Record<string, string>) => Promise<{ data?: unknown, error: null | ErrorBody }>} action
  * @param {{ text: string, where: string }} success
  */
 function onSubmit(id, action, success) {
@@ -268,7 +269,14 @@ function onSubmit(id, action, success) {
     const button = /** @type {HTMLButtonElement} */ (form.querySelector("button"));
     button.disabled = true;
     try {
-      const { error } = await action(fields);
+      const result = await action(fields);
+      const { error } = result;
+      // The password was right but a second step is due: /two_factor.js asks for the code.
+      if (/** @type {any} */ (result).data?.twoFactorRequired === true) {
+        form.reset();
+        document.dispatchEvent(new CustomEvent("demo:two-factor-required"));
+        return;
+      }
       if (error) {
         if (signedInForm && error.status === 401) sessionEnded();
         else say(messageId, describe(error), "error");
@@ -296,9 +304,98 @@ onSubmit(
 
 onSubmit(
   "sign-up-form",
-  ({ name, username, password }) =>
-    auth.signUp(name === "" ? { username, password } : { name, username, password }),
+  ({ name, username, password, email }) =>
+    auth.signUp({
+      username,
+      password,
+      ...(name === "" ? {} : { name }),
+      ...(email === "" ? {} : { email }),
+    }),
   { text: "Account created; you are signed in.", where: "signed-in-message" },
+);
+
+// Email: sign-in by link or code, a forgotten password, verification and change of address.
+// Every message lands in the development outbox (/demo/outbox), not in a mailbox.
+
+const OUTBOX_HINT = "Open the development outbox (link at the top) to read it.";
+
+/** @param {import("@service-stack/auth/client").Session["user"]} user */
+function showEmailState(user) {
+  const badge = element("email-verified");
+  badge.hidden = !user.email;
+  badge.textContent = user.emailVerified === true ? "verified" : "not verified";
+  badge.dataset.verified = String(user.emailVerified === true);
+  element("verify-email").hidden = !user.email || user.emailVerified === true;
+}
+
+onSubmit(
+  "email-form",
+  async ({ email }) => {
+    const result = await auth.signIn.email(email, { redirectTo: "/?signed-in=email" });
+    if (!result.error) element("email-code-form").hidden = false;
+    return result;
+  },
+  {
+    text: `If the address can sign in, a link and a code are on their way. ${OUTBOX_HINT}`,
+    where: "email-message",
+  },
+);
+
+onSubmit(
+  "email-code-form",
+  async ({ code }) => {
+    const result = await auth.verifyEmailCode(code.trim());
+    if (!result.error) element("email-code-form").hidden = true;
+    return result;
+  },
+  { text: "Signed in with the emailed code.", where: "signed-in-message" },
+);
+
+onSubmit(
+  "forgot-form",
+  ({ email }) => auth.requestPasswordReset(email),
+  {
+    text: `If the address has an account, a reset link is on its way. ${OUTBOX_HINT}`,
+    where: "forgot-message",
+  },
+);
+
+onSubmit(
+  "change-email-form",
+  ({ email }) => auth.changeEmail(email),
+  {
+    text:
+      `A confirmation link went to the new address; the address changes once it is opened. ${OUTBOX_HINT}`,
+    where: "change-email-message",
+  },
+);
+
+element("verify-email").addEventListener("click", async () => {
+  clearMessages();
+  const { error } = await auth.verifyEmail();
+  if (error) {
+    if (error.status === 401) return sessionEnded();
+    say("verify-email-message", describe(error), "error");
+    return;
+  }
+  say("verify-email-message", `A verification link is on its way. ${OUTBOX_HINT}`);
+});
+
+// A reset link lands on /reset-password?token=...: the form shows, and the token leaves the
+// address bar (and the history) at once.
+const resetToken = location.pathname === "/reset-password"
+  ? new URLSearchParams(location.search).get("token")
+  : null;
+if (location.pathname === "/reset-password") history.replaceState(null, "", "/");
+element("reset-form").hidden = resetToken === null;
+onSubmit(
+  "reset-form",
+  async ({ password }) => {
+    const result = await auth.resetPassword(resetToken ?? "", password);
+    if (!result.error) element("reset-form").hidden = true;
+    return result;
+  },
+  { text: "Password changed. Sign in with the new password.", where: "signed-out-message" },
 );
 
 onSubmit(
@@ -354,5 +451,9 @@ if (query.has("error")) {
   );
 } else if (query.get("signed-in") === "oauth" && document.body.dataset.state === "signed-in") {
   say("signed-in-message", "Signed in through the mock OAuth provider.");
+} else if (query.get("signed-in") === "email" && document.body.dataset.state === "signed-in") {
+  say("signed-in-message", "Signed in with the emailed link.");
+} else if (query.get("signed-in") === "two-factor" && document.body.dataset.state === "signed-in") {
+  say("signed-in-message", "Signed in with your second factor.");
 }
 if (query.size > 0) history.replaceState(null, "", "/");

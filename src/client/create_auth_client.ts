@@ -9,15 +9,47 @@ import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
-import type { AuthClient, AuthClientOptions, AuthResult, RedirectOptions } from "./types.ts";
+import type {
+  AuthClient,
+  AuthClientOptions,
+  AuthResult,
+  EmailSignInOptions,
+  RedirectOptions,
+  SignIn,
+  SignInCredentialsOptions,
+  SignInOptions,
+  TwoFactorAnswer,
+  TwoFactorEnrollment,
+  TwoFactorRequired,
+} from "./types.ts";
 
 function isSession<U extends User>(body: unknown): body is Session<U> {
   return isRecord(body) && isRecord(body.user) && typeof body.user.sub === "string" &&
     typeof body.expires === "string";
 }
 
-function isSignedOut(body: unknown): body is { ok: true } {
+function isOk(body: unknown): body is { ok: true } {
   return isRecord(body) && body.ok === true;
+}
+
+function isTwoFactorRequired(body: unknown): body is TwoFactorRequired {
+  return isRecord(body) && body.twoFactorRequired === true;
+}
+
+/** A session, or the second step still due. */
+function isSessionOrSecondStep<U extends User>(
+  body: unknown,
+): body is Session<U> | TwoFactorRequired {
+  return isSession<U>(body) || isTwoFactorRequired(body);
+}
+
+function isEnrollment(body: unknown): body is TwoFactorEnrollment {
+  return isRecord(body) && typeof body.secret === "string" && typeof body.uri === "string";
+}
+
+function isBackupCodes(body: unknown): body is { backupCodes: string[] } {
+  return isRecord(body) && Array.isArray(body.backupCodes) &&
+    body.backupCodes.every((code) => typeof code === "string");
 }
 
 function isCsrfTokenBody(body: unknown): body is { csrfToken: string } {
@@ -108,13 +140,58 @@ export function createAuthClient<
     });
     queue = run;
     return run.then((result) => {
-      if (!result.error && (redirect.redirect ?? redirectTo !== undefined)) {
+      // A pending second step is no sign-in yet: stay on the page to ask for the code.
+      const done = !result.error && !isTwoFactorRequired(result.data);
+      if (done && (redirect.redirect ?? redirectTo !== undefined)) {
         if (redirectTo !== undefined) navigate(redirectTo);
         else reload();
       }
       return result;
     });
   }
+
+  function oauthSignIn(oauth: string, signInOptions: SignInOptions = {}) {
+    const { redirectTo, redirect } = signInOptions;
+    if (typeof oauth !== "string" || oauth === "") {
+      return Promise.resolve(
+        failure(
+          "invalid_request",
+          "The provider id was refused: expected a non-empty string.",
+          0,
+        ),
+      );
+    }
+    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+      return Promise.resolve(badRedirectTo());
+    }
+    const url = buildURL(resolved, `/signIn/${encodeURIComponent(oauth)}`, { redirectTo });
+    if (redirect !== false) navigate(url);
+    return Promise.resolve({ data: { url }, error: null });
+  }
+
+  function signInCredentials(credentials: SignInCredentialsOptions) {
+    const { username, password, ...redirect } = credentials;
+    return mutate(
+      { method: "POST", path: "/signIn/credentials", body: { username, password } },
+      redirect,
+      isSessionOrSecondStep<DefaultUser>,
+    );
+  }
+
+  function signInEmail(email: string, emailOptions: EmailSignInOptions = {}) {
+    const { redirectTo } = emailOptions;
+    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+      return Promise.resolve(badRedirectTo());
+    }
+    // redirectTo rides in the body: it is where the link lands later, not where to go now.
+    const body = redirectTo === undefined ? { email } : { email, redirectTo };
+    return mutate({ method: "POST", path: "/signIn/email", body }, { redirect: false }, isOk);
+  }
+
+  const signIn: SignIn<DefaultUser> = Object.assign(oauthSignIn, {
+    email: signInEmail,
+    credentials: signInCredentials,
+  });
 
   return {
     async getSession() {
@@ -126,33 +203,9 @@ export function createAuthClient<
       return result.data;
     },
 
-    signIn(oauth, signInOptions = {}) {
-      const { redirectTo, redirect } = signInOptions;
-      if (typeof oauth !== "string" || oauth === "") {
-        return Promise.resolve(
-          failure(
-            "invalid_request",
-            "The provider id was refused: expected a non-empty string.",
-            0,
-          ),
-        );
-      }
-      if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
-        return Promise.resolve(badRedirectTo());
-      }
-      const url = buildURL(resolved, `/signIn/${encodeURIComponent(oauth)}`, { redirectTo });
-      if (redirect !== false) navigate(url);
-      return Promise.resolve({ data: { url }, error: null });
-    },
+    signIn,
 
-    signInCredentials(credentials) {
-      const { username, password, ...redirect } = credentials;
-      return mutate(
-        { method: "POST", path: "/signIn/credentials", body: { username, password } },
-        redirect,
-        isSession<DefaultUser>,
-      );
-    },
+    signInCredentials,
 
     signUp(signUpOptions) {
       const { redirectTo, redirect, ...payload } = signUpOptions ?? {};
@@ -170,7 +223,78 @@ export function createAuthClient<
     },
 
     signOut(signOutOptions = {}) {
-      return mutate({ method: "POST", path: "/signOut", body: {} }, signOutOptions, isSignedOut);
+      return mutate({ method: "POST", path: "/signOut", body: {} }, signOutOptions, isOk);
+    },
+
+    verifyEmailCode(code, codeOptions = {}) {
+      return mutate(
+        { method: "POST", path: "/callback/email", body: { code } },
+        codeOptions,
+        isSessionOrSecondStep<DefaultUser>,
+      );
+    },
+
+    requestPasswordReset(email) {
+      return mutate(
+        { method: "POST", path: "/password/forgot", body: { email } },
+        { redirect: false },
+        isOk,
+      );
+    },
+
+    resetPassword(token, password) {
+      return mutate(
+        { method: "POST", path: "/password/reset", body: { token, password } },
+        { redirect: false },
+        isOk,
+      );
+    },
+
+    verifyEmail() {
+      return mutate({ method: "POST", path: "/email/verify", body: {} }, { redirect: false }, isOk);
+    },
+
+    changeEmail(email) {
+      return mutate(
+        { method: "POST", path: "/email/change", body: { email } },
+        { redirect: false },
+        isOk,
+      );
+    },
+
+    twoFactor: {
+      enroll() {
+        return mutate(
+          { method: "POST", path: "/twoFactor/enroll", body: {} },
+          { redirect: false },
+          isEnrollment,
+        );
+      },
+      confirm(code: string) {
+        return mutate(
+          { method: "POST", path: "/twoFactor/confirm", body: { code } },
+          { redirect: false },
+          isBackupCodes,
+        );
+      },
+      verify(answer: TwoFactorAnswer, verifyOptions: RedirectOptions = {}) {
+        // Only the one field is sent: anything else would be refused by the server.
+        const body = isRecord(answer) && "backupCode" in answer
+          ? { backupCode: answer.backupCode }
+          : { code: isRecord(answer) ? (answer as { code?: unknown }).code : undefined };
+        return mutate(
+          { method: "POST", path: "/twoFactor/verify", body },
+          verifyOptions,
+          isSession<DefaultUser>,
+        );
+      },
+      disable(code: string) {
+        return mutate(
+          { method: "POST", path: "/twoFactor/disable", body: { code } },
+          { redirect: false },
+          isOk,
+        );
+      },
     },
   };
 }

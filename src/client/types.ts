@@ -242,6 +242,137 @@ export type InferUser<T> = T extends { api: { getSession(req: Request): Promise<
   : never;
 
 /**
+ * Options of `signIn.email`.
+ *
+ * @example
+ * ```ts
+ * import type { EmailSignInOptions } from "@service-stack/auth/client";
+ *
+ * const options: EmailSignInOptions = { redirectTo: "/dashboard" };
+ * ```
+ */
+export interface EmailSignInOptions {
+  /** Where the link (or the code) lands once used; validated by the server. */
+  redirectTo?: string;
+}
+
+/**
+ * `signIn`: OAuth by provider id, plus `signIn.email` and `signIn.credentials`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * await auth.signIn.email("ada@example.com", { redirectTo: "/dashboard" });
+ * ```
+ */
+export interface SignIn<U extends User = User> {
+  /** Navigates the browser to `GET /signIn/:oauth`; resolves `{ data: { url } }`. */
+  (oauth: string, options?: SignInOptions): Promise<AuthResult<{ url: string }>>;
+  /**
+   * `POST /signIn/email`: asks for a sign-in link and code; resolves `{ ok:
+   * true }` for every well-formed address (known or not). Then the user
+   * clicks the link, or types the code with `verifyEmailCode`.
+   */
+  email(email: string, options?: EmailSignInOptions): Promise<AuthResult<{ ok: true }>>;
+  /**
+   * `POST /signIn/credentials` (as `signInCredentials`); resolves `{
+   * twoFactorRequired: true }` when the user must still give a code.
+   */
+  credentials(
+    options: SignInCredentialsOptions,
+  ): Promise<AuthResult<Session<U> | TwoFactorRequired>>;
+}
+
+/**
+ * What a first factor resolves when the user has two-factor sign-in on: no
+ * session yet; finish with `twoFactor.verify`.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type TwoFactorRequired } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const { data } = await auth.signIn.credentials({ username: "ada", password: "pw" });
+ * if (data && "twoFactorRequired" in data) {
+ *   const pending: TwoFactorRequired = data;
+ *   console.log(pending.twoFactorRequired); // true: ask for the code
+ * }
+ * ```
+ */
+export interface TwoFactorRequired {
+  /** Always `true`. */
+  twoFactorRequired: true;
+}
+
+/**
+ * What `twoFactor.enroll` resolves: the new secret (base32, to type in) and
+ * the `otpauth://` URI to show as a QR code.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient, type TwoFactorEnrollment } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const { data } = await auth.twoFactor.enroll();
+ * const enrollment: TwoFactorEnrollment | null = data;
+ * ```
+ */
+export interface TwoFactorEnrollment {
+  /** The TOTP secret in base32, for manual entry. */
+  secret: string;
+  /** The `otpauth://totp/...` key URI, for a QR code. */
+  uri: string;
+}
+
+/**
+ * The answer of a second step: the 6-digit code, or one backup code.
+ *
+ * @example
+ * ```ts
+ * import type { TwoFactorAnswer } from "@service-stack/auth/client";
+ *
+ * const answer: TwoFactorAnswer = { code: "123456" };
+ * ```
+ */
+export type TwoFactorAnswer = { code: string } | { backupCode: string };
+
+/**
+ * `twoFactor`: turning two-factor sign-in on and off, and the second step.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const { data } = await auth.signIn.credentials({ username: "ada", password: "pw" });
+ * if (data && "twoFactorRequired" in data) {
+ *   await auth.twoFactor.verify({ code: "123456" }, { redirectTo: "/dashboard" });
+ * }
+ * ```
+ */
+export interface TwoFactorClient<U extends User = User> {
+  /**
+   * `POST /twoFactor/enroll` (signed in within the last 10 minutes):
+   * resolves the secret and the URI to show; nothing is on until `confirm`.
+   */
+  enroll(): Promise<AuthResult<TwoFactorEnrollment>>;
+  /**
+   * `POST /twoFactor/confirm` with the app's current code: turns two-factor
+   * on and resolves the ten backup codes (shown once: have the user keep them).
+   */
+  confirm(code: string): Promise<AuthResult<{ backupCodes: string[] }>>;
+  /**
+   * `POST /twoFactor/verify` with a code or a backup code, after a first
+   * factor resolved `{ twoFactorRequired: true }`: resolves the new session.
+   */
+  verify(answer: TwoFactorAnswer, options?: RedirectOptions): Promise<AuthResult<Session<U>>>;
+  /** `POST /twoFactor/disable` with a current code: turns two-factor off; resolves `{ ok: true }`. */
+  disable(code: string): Promise<AuthResult<{ ok: true }>>;
+}
+
+/**
  * The client returned by `createAuthClient`.
  *
  * @example
@@ -261,15 +392,42 @@ export interface AuthClient<
   /**
    * Starts an OAuth sign-in: navigates the browser to `GET /signIn/:oauth`.
    * Resolves `{ data: { url } }` (after navigation started, or instead of it
-   * with `redirect: false` or outside a browser).
+   * with `redirect: false` or outside a browser). `signIn.email` and
+   * `signIn.credentials` are the other ways in.
    */
-  signIn(oauth: string, options?: SignInOptions): Promise<AuthResult<{ url: string }>>;
-  /** `POST /signIn/credentials` with a CSRF token; resolves the new session. */
-  signInCredentials(options: SignInCredentialsOptions): Promise<AuthResult<Session<U>>>;
+  signIn: SignIn<U>;
+  /**
+   * `POST /signIn/credentials` with a CSRF token; resolves the new session,
+   * or `{ twoFactorRequired: true }` when the user must still give a code
+   * (`twoFactor.verify`; no navigation then).
+   */
+  signInCredentials(
+    options: SignInCredentialsOptions,
+  ): Promise<AuthResult<Session<U> | TwoFactorRequired>>;
   /** `POST /signUp` with a CSRF token; resolves the new session. */
   signUp(options?: SignUpOptions<P>): Promise<AuthResult<Session<U>>>;
   /** `PATCH /session` with body `{ user: data, expires? }` and a CSRF token; resolves the updated session. */
   updateSession(data: Partial<U>, options?: UpdateSessionOptions): Promise<AuthResult<Session<U>>>;
   /** `POST /signOut` with a CSRF token; resolves `{ ok: true }`. */
   signOut(options?: RedirectOptions): Promise<AuthResult<{ ok: true }>>;
+  /**
+   * `POST /callback/email` with the 6-digit code of a sign-in message, from
+   * the browser that asked for it; resolves the new session. Five wrong
+   * codes end that sign-in. Resolves `{ twoFactorRequired: true }` instead
+   * when the user must still give a second-factor code.
+   */
+  verifyEmailCode(
+    code: string,
+    options?: RedirectOptions,
+  ): Promise<AuthResult<Session<U> | TwoFactorRequired>>;
+  /** `POST /password/forgot`: a reset link to the address if it has an account; resolves `{ ok: true }` either way. */
+  requestPasswordReset(email: string): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /password/reset` with the token from the reset link; resolves `{ ok: true }` (signs nobody in). */
+  resetPassword(token: string, password: string): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /email/verify`: a verification link to the session's address; resolves `{ ok: true }`. */
+  verifyEmail(): Promise<AuthResult<{ ok: true }>>;
+  /** `POST /email/change`: a confirmation link to the new address; resolves `{ ok: true }`. */
+  changeEmail(email: string): Promise<AuthResult<{ ok: true }>>;
+  /** Two-factor sign-in: `enroll`, `confirm`, `verify` (the second step) and `disable`. */
+  twoFactor: TwoFactorClient<U>;
 }

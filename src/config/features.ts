@@ -8,7 +8,7 @@
 import type { StandardSchemaV1 } from "../standard_schema.ts";
 import type { User } from "../types.ts";
 import { isRecord } from "../is_record.ts";
-import { fail, knownKeys, optionalObject, optionalSchema } from "./_check.ts";
+import { fail, knownKeys, optionalFunction, optionalObject, optionalSchema } from "./_check.ts";
 
 /** Username and password submitted to `POST /signIn/credentials`. */
 export interface Credentials {
@@ -28,13 +28,31 @@ export interface FeatureSettings {
   readonly signUpSchema?: StandardSchemaV1<unknown, Record<string, unknown>>;
   /** `signUp.onCreateUser`: enables `POST /signUp`. */
   readonly onCreateUser?: (payload: Record<string, unknown>, request: Request) => unknown;
-  /** `credentials.throttle`: at most `maxAttempts` failed sign-ins per username per `window` seconds. */
+  /** `credentials.throttle`: at most `maxAttempts` sign-in attempts per username per `window` seconds. */
   readonly throttle?: ThrottleSettings;
+  /** `credentials.resetPassword`: enables `POST /password/forgot` and `/password/reset` (with `email`). */
+  readonly resetPassword?: (input: PasswordReset, request: Request) => unknown;
+  /** `signUp.verifyEmail`: sign-up sends a verification message to the new user's address. */
+  readonly verifyEmailOnSignUp: boolean;
 }
 
-/** How failed credentials sign-ins are throttled. */
+/** What `credentials.resetPassword` receives once a reset link was used. */
+export interface PasswordReset {
+  /** The user whose password changes. */
+  sub: string;
+  /** The address the reset link was sent to. */
+  email: string;
+  /** The new password, as typed: hash it before storing. */
+  password: string;
+}
+
+/**
+ * How credentials sign-ins are throttled: attempts are counted before
+ * `authorize` runs, per folded username (NFKC, outer whitespace trimmed,
+ * lower case), and a right password gives them back.
+ */
 export interface ThrottleSettings {
-  /** Failed attempts allowed per username in one window; default 5. */
+  /** Attempts allowed per username in one window (at once or one after another); default 5. */
   readonly maxAttempts: number;
   /** The window, in seconds; default 900 (15 minutes). */
   readonly window: number;
@@ -70,8 +88,8 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
   const { identity, credentials, signUp } = options;
   optionalObject(identity, "identity", "{ schema }");
   knownKeys(identity, "identity", ["schema"]);
-  knownKeys(credentials, "credentials", ["authorize", "throttle"]);
-  knownKeys(signUp, "signUp", ["schema", "onCreateUser"]);
+  knownKeys(credentials, "credentials", ["authorize", "throttle", "resetPassword"]);
+  knownKeys(signUp, "signUp", ["schema", "onCreateUser", "verifyEmail"]);
   const identitySchema = isRecord(identity) ? identity.schema : undefined;
   optionalSchema(identitySchema, "identity.schema");
   if (credentials !== undefined) {
@@ -88,6 +106,12 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
       );
     }
     optionalSchema(signUp.schema, "signUp.schema");
+    if (signUp.verifyEmail !== undefined && typeof signUp.verifyEmail !== "boolean") {
+      fail("signUp.verifyEmail is invalid; expected true or false.");
+    }
+  }
+  if (isRecord(credentials)) {
+    optionalFunction(credentials.resetPassword, "credentials.resetPassword");
   }
   return Object.freeze({
     identitySchema: identitySchema as FeatureSettings["identitySchema"],
@@ -99,5 +123,9 @@ export function resolveFeatures(options: FeatureOptions): FeatureSettings {
     onCreateUser: isRecord(signUp)
       ? signUp.onCreateUser as FeatureSettings["onCreateUser"]
       : undefined,
+    resetPassword: isRecord(credentials)
+      ? credentials.resetPassword as FeatureSettings["resetPassword"]
+      : undefined,
+    verifyEmailOnSignUp: isRecord(signUp) && signUp.verifyEmail === true,
   });
 }

@@ -24,6 +24,42 @@ export interface SignInParams<U extends User = User> {
   request: Request;
 }
 
+/**
+ * A type no value has (it needs a `"~never"` field of type `never`), unioned
+ * into what hooks return only for its index signature: that signature
+ * depends on `U`, so while `createAuth` still infers `U` from
+ * `identity.schema`, a literal a hook returns (`role: "admin"`) keeps its
+ * literal type instead of widening to `string`, and is then checked against
+ * the schema's type.
+ *
+ * @example
+ * ```ts
+ * import type { HookLiterals, User } from "@service-stack/auth";
+ *
+ * type Returned = User | HookLiterals<User>; // what a hook may return: a User
+ * ```
+ */
+export interface HookLiterals<U> {
+  /** Any value, spelled as a type that depends on `U`. */
+  [field: string]: U extends never ? never
+    : string | number | bigint | boolean | symbol | object | null | undefined;
+  /** Makes the type uninhabited. */
+  "~never": never;
+}
+
+/**
+ * What `callbacks.signIn` returns: a `U` (see {@link HookLiterals} for why
+ * the union).
+ *
+ * @example
+ * ```ts
+ * import type { SignInResult, User } from "@service-stack/auth";
+ *
+ * const user: SignInResult<User & { role: "admin" | "member" }> = { sub: "1", role: "admin" };
+ * ```
+ */
+export type SignInResult<U extends User> = U | HookLiterals<U>;
+
 /** `callbacks`: hooks that change what the library does. */
 export interface AuthCallbacks<U extends User = User> {
   /**
@@ -33,10 +69,14 @@ export interface AuthCallbacks<U extends User = User> {
    * (the callback lands with `error=access_denied`; credentials answer 401),
    * or throw an `AuthError` to choose the error.
    */
-  signIn?: (params: SignInParams<U>) => U | null | Promise<U | null>;
+  signIn?: (params: SignInParams<U>) => SignInResult<U> | null | Promise<SignInResult<U> | null>;
 }
 
-/** `events`: called after the fact, for audit logs. Errors are logged and never change the response. */
+/**
+ * `events`: called after the fact, for audit logs. Errors are logged and
+ * never change the response; the response waits for a handler at most 1.5 s,
+ * then goes out and the late handler is logged (by the event's name).
+ */
 export interface AuthEvents<U extends User = User> {
   /** A user signed in (OAuth or credentials). */
   signIn?: (event: { user: U; provider: string; request: Request }) => void | Promise<void>;
@@ -61,12 +101,21 @@ const EVENT_NAMES: readonly AuthEventName[] = [
   "sessionRevoked",
 ];
 
+/**
+ * How long a response waits for an event handler, in milliseconds: events
+ * never change the response, so a handler that hangs is logged and left
+ * behind instead of holding the response.
+ */
+export const EVENT_TIMEOUT_MS = 1500;
+
 /** The resolved hooks. */
 export interface HookSettings {
   /** `callbacks.signIn`. */
   readonly signInHook?: (params: SignInParams) => unknown;
   /** The event handlers given. */
   readonly events: Readonly<AuthEvents>;
+  /** How long a response waits for an event handler ({@link EVENT_TIMEOUT_MS}; shorter in tests). */
+  readonly eventTimeoutMs: number;
 }
 
 /** Resolves `callbacks` and `events`. */
@@ -87,5 +136,6 @@ export function resolveHooks(options: { callbacks?: unknown; events?: unknown })
   return Object.freeze({
     signInHook: isRecord(callbacks) ? callbacks.signIn as HookSettings["signInHook"] : undefined,
     events: Object.freeze({ ...(isRecord(events) ? events as AuthEvents : {}) }),
+    eventTimeoutMs: EVENT_TIMEOUT_MS,
   });
 }

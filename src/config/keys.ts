@@ -15,8 +15,8 @@ import {
   secretLooksWeak,
 } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
-import type { EnvReader } from "../env.ts";
-import { lookupEnv } from "../env.ts";
+import { purposeMode } from "../jose/for_purpose.ts";
+import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
 
@@ -33,6 +33,12 @@ export interface KeySettings {
   readonly csrfJose: Jose;
   /** OAuth flow cookies: sealed where the key allows it. */
   readonly flowJose: Jose;
+  /** Email links and codes: sealed where the key allows it; `exp` set per token. */
+  readonly emailJose: Jose;
+  /** Two-factor values (the sealed factor, the pending second step): always encrypted (JWE). */
+  readonly twoFactorJose: Jose;
+  /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
+  readonly readableFlowTokens: boolean;
 }
 
 /** What the key resolver reads from the config. */
@@ -42,14 +48,22 @@ export interface KeyOptions {
 }
 
 /**
- * The secrets, newest first: `secret` (or env `SECRET`), then env
- * `PREVIOUS_SECRETS` (comma- or newline-separated) unless `secret` is
- * itself a list.
+ * The secrets, newest first. A configured `secret` (one key or a list) is
+ * the whole key list: config wins over env, so env `SECRET` and
+ * `PREVIOUS_SECRETS` are then not read at all. Without it, env `SECRET`
+ * then env `PREVIOUS_SECRETS` (comma- or newline-separated).
  */
 function secretList(secret: unknown, read: EnvReader): JWTKey[] {
   if (Array.isArray(secret)) return [...secret];
+  if (secret !== undefined && secret !== null && secret !== "") return [secret as JWTKey];
   const current = secret ?? lookupEnv("SECRET", read);
   if (current === undefined || current === "") {
+    const denied = envAccessProblem("SECRET", read);
+    if (denied !== undefined) {
+      fail(
+        `no secret was found: ${denied}; expected --allow-env (or --allow-env=AUTH_SECRET, naming the variables you set), or the secret option.`,
+      );
+    }
     fail(
       "no secret was found; expected AUTH_SECRET (or SECRET) in the environment, or the secret option (generate one with `openssl rand -base64 32`).",
     );
@@ -85,6 +99,9 @@ export function resolveKeys(
         purpose: "oauth-flow",
         maxAge: FLOW_COOKIE_MAX_AGE,
       }),
+      emailJose: joseForPurpose(keys, { ...common, purpose: "email", maxAge: FLOW_COOKIE_MAX_AGE }),
+      twoFactorJose: joseForPurpose(keys, { ...common, purpose: "two-factor" }),
+      readableFlowTokens: purposeMode(keys[0], "email", mode) === "signed",
     });
   } catch (error) {
     // A short or unusable secret is a config error like any other: TypeError, naming the option.

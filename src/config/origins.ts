@@ -7,20 +7,40 @@
 
 import type { EnvReader } from "../env.ts";
 import { lookupEnv, parseList } from "../env.ts";
+import type { Logger } from "../logger.ts";
+import {
+  type IgnoredProxyHeaders,
+  type ProxyHeaders,
+  type RequestOrigin,
+  requestOrigin,
+} from "../origins/proxy.ts";
 import { compileOriginPatterns, type OriginMatcher } from "../origins/trusted.ts";
 import { fail } from "./_check.ts";
+
+const PROXY_HEADERS: readonly ProxyHeaders[] = [
+  false,
+  true,
+  "forwarded",
+  "x-forwarded",
+  "x-forwarded-proto",
+];
 
 /** The resolved origin settings. */
 export interface OriginSettings {
   /** The public origin from `baseURL` (or env `URL`): when set, it alone is the service's origin. */
   readonly publicOrigin?: { readonly origin: string; readonly secure: boolean };
-  /** Whether `Forwarded` / `X-Forwarded-*` are read. */
-  readonly trustProxyHeaders: boolean;
+  /** Which forwarding headers are read (see `ProxyHeaders`). */
+  readonly trustProxyHeaders: ProxyHeaders;
   /** Static trusted-origin patterns (config and env `TRUSTED_ORIGINS`). */
   readonly staticMatcher: OriginMatcher;
   /** The config's trusted-origins function, when one is given. */
   readonly originsFn?: (request: Request) => string[] | Promise<string[]>;
+  /** The origin warnings this instance has logged: each is logged once per instance. */
+  readonly originWarnings: Set<OriginWarning>;
 }
+
+/** A warning about how the service's origin was decided, logged once per instance. */
+export type OriginWarning = "no-base-url" | IgnoredProxyHeaders;
 
 /** What the origin resolver reads from the config. */
 export interface OriginOptions {
@@ -59,8 +79,10 @@ export function resolveOrigins(options: OriginOptions, read: EnvReader): OriginS
     ? parseBaseURL(envBase, "the URL environment variable (AUTH_URL)")
     : undefined;
   const proxy = options.trustedProxyHeaders;
-  if (proxy !== undefined && typeof proxy !== "boolean") {
-    fail("trustedProxyHeaders is not a boolean; expected true or false.");
+  if (proxy !== undefined && !PROXY_HEADERS.includes(proxy as ProxyHeaders)) {
+    fail(
+      'trustedProxyHeaders is invalid; expected false, "forwarded", "x-forwarded", "x-forwarded-proto" (the headers your proxy sets) or true.',
+    );
   }
   const envOrigins = parseList(lookupEnv("TRUSTED_ORIGINS", read) ?? "");
   let configOrigins: readonly string[] = [];
@@ -84,8 +106,69 @@ export function resolveOrigins(options: OriginOptions, read: EnvReader): OriginS
   }
   return Object.freeze({
     publicOrigin,
-    trustProxyHeaders: proxy ?? false,
+    trustProxyHeaders: (proxy ?? false) as ProxyHeaders,
     staticMatcher,
     originsFn,
+    originWarnings: new Set<OriginWarning>(),
   });
+}
+
+const WARNINGS: Readonly<Record<OriginWarning, string>> = {
+  "no-base-url":
+    "no baseURL is set, so the request's Host header decides the service's origin (OAuth redirect_uri, email links, cookies); expected baseURL (or AUTH_URL) in production",
+  "both-families":
+    "a request carried both Forwarded and X-Forwarded-* headers, so neither was read (one of them is not your proxy's); expected trustedProxyHeaders to name the family your proxy sets",
+  "x-forwarded-host":
+    'X-Forwarded-Host is not read with trustedProxyHeaders: true (a client can send it past a proxy that does not set it); expected trustedProxyHeaders: "x-forwarded" if your proxy sets it on every request',
+};
+
+function warnOnce(
+  settings: Pick<OriginSettings, "originWarnings">,
+  logger: Logger,
+  warning: OriginWarning,
+  details?: Record<string, string>,
+): void {
+  if (settings.originWarnings.has(warning)) return;
+  settings.originWarnings.add(warning);
+  logger.log("warn", WARNINGS[warning], details);
+}
+
+/** Whether a serialized origin (`scheme://host[:port]`) is on a loopback host; no URL parse. */
+function isLoopbackOrigin(origin: string): boolean {
+  const authority = origin.slice(origin.indexOf("//") + 2);
+  const hostname = authority.startsWith("[")
+    ? authority.slice(0, authority.indexOf("]") + 1)
+    : authority.split(":")[0];
+  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * The service's origin for one request: `baseURL` when set; else the
+ * request URL's, or the trusted proxy's (see `requestOrigin`). Logs once per
+ * instance when the Host header decides it on a host that is not loopback,
+ * and when forwarding headers were present but not read.
+ *
+ * @example
+ * ```ts ignore
+ * import { serviceOrigin } from "./origins.ts";
+ *
+ * const { origin, secure } = serviceOrigin(ctx, request, new URL(request.url));
+ * ```
+ */
+export function serviceOrigin(
+  ctx: OriginSettings & { readonly logger: Logger },
+  request: Request,
+  url: Pick<URL, "origin" | "protocol" | "host">,
+): RequestOrigin {
+  if (ctx.publicOrigin !== undefined) return ctx.publicOrigin;
+  const found = requestOrigin(request, {
+    url,
+    trustProxyHeaders: ctx.trustProxyHeaders,
+    onIgnored: (reason) => warnOnce(ctx, ctx.logger, reason),
+  });
+  if (!ctx.originWarnings.has("no-base-url") && !isLoopbackOrigin(found.origin)) {
+    warnOnce(ctx, ctx.logger, "no-base-url", { origin: found.origin });
+  }
+  return found;
 }

@@ -22,8 +22,16 @@ export interface SessionSettings {
   readonly updateAge: number;
   /** `session.store`, guarded by the timeout: revocation, single-use state, shared throttle. */
   readonly store?: SessionStore;
-  /** Where failed credentials are counted: the store, else this process's memory. */
+  /**
+   * Where credentials attempts are counted: the store, else this process's
+   * memory (on the configured clock).
+   */
   readonly throttleStore: SessionStore;
+  /**
+   * Where one-time values (OAuth `state`) are marked used: the store, else
+   * the same per-process memory as {@linkcode SessionSettings.throttleStore}.
+   */
+  readonly oneTimeStore: SessionStore;
 }
 
 function seconds(value: unknown, name: string, fallback: number): number {
@@ -38,7 +46,10 @@ function seconds(value: unknown, name: string, fallback: number): number {
  * Resolves `session`: `maxAge` (default 30 days, at most 400), `updateAge`
  * (default 1 day, or half of a shorter `maxAge`; always below `maxAge`).
  */
-export function resolveSession(value: unknown, context: { logger: Logger }): SessionSettings {
+export function resolveSession(
+  value: unknown,
+  context: { logger: Logger; clock: () => number },
+): SessionSettings {
   optionalObject(value, "session", "{ maxAge: 2592000, updateAge: 86400 }");
   knownKeys(value, "session", ["maxAge", "updateAge", "store", "storeTimeout"]);
   const session = (value ?? {}) as {
@@ -75,10 +86,7 @@ export function resolveSession(value: unknown, context: { logger: Logger }): Ses
   }
   const guard = { timeoutMs, logger: context.logger };
   const store = session.store === undefined ? undefined : guardStore(session.store, guard);
-  return Object.freeze({
-    maxAge,
-    updateAge,
-    store,
-    throttleStore: store ?? guardStore(memoryStore(), guard),
-  });
+  // Without a store, this process's memory, on the configured clock like every other expiry.
+  const local = store ?? guardStore(memoryStore({ clock: context.clock }), guard);
+  return Object.freeze({ maxAge, updateAge, store, throttleStore: local, oneTimeStore: local });
 }

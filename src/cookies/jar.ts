@@ -24,7 +24,10 @@ export type CookieKey =
   | "state"
   | "codeVerifier"
   | "redirectTo"
-  | "redirectURI";
+  | "redirectURI"
+  | "emailFlow"
+  | "passkeyChallenge"
+  | "twoFactor";
 
 /**
  * How a cookie is protected over HTTPS: `standard` (no name prefix),
@@ -102,6 +105,9 @@ export const COOKIE_KEYS: readonly CookieKey[] = Object.freeze([
   "codeVerifier",
   "redirectTo",
   "redirectURI",
+  "emailFlow",
+  "passkeyChallenge",
+  "twoFactor",
 ]);
 
 const DEFAULT_NAMES: Readonly<Record<CookieKey, string>> = {
@@ -111,6 +117,9 @@ const DEFAULT_NAMES: Readonly<Record<CookieKey, string>> = {
   codeVerifier: "code_verifier",
   redirectTo: "redirect_to",
   redirectURI: "redirect_uri",
+  emailFlow: "email_flow",
+  passkeyChallenge: "passkey_challenge",
+  twoFactor: "two_factor",
 };
 
 const ATTRIBUTE_NAMES: ReadonlySet<string> = new Set([

@@ -5,10 +5,11 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { toAuthError } from "../errors.ts";
+import { markChosenByApp, toAuthError } from "../errors.ts";
 
 /**
- * Calls application code: an `AuthError` passes through, anything else is
+ * Calls application code: an `AuthError` passes through (marked as the
+ * app's, so pages show its description to people), anything else is
  * logged by name and becomes a 500 `server_error` with no detail.
  */
 export async function callApp<T>(
@@ -19,6 +20,7 @@ export async function callApp<T>(
   try {
     return await fn();
   } catch (error) {
+    markChosenByApp(error);
     throw toAuthError(error, ctx.logger, what);
   }
 }

@@ -50,6 +50,20 @@ function invalid(description: string): AuthError {
   return new AuthError("invalid_csrf_token", description);
 }
 
+function missing(): AuthError {
+  return invalid(
+    "The CSRF token is missing; expected the csrfToken cookie and the X-CSRF-Token header.",
+  );
+}
+
+/**
+ * Refuses a request that carries no CSRF cookie at all (403), before its
+ * body is read: no submitted token could match, so nothing waits on a body.
+ */
+export function requireCsrfCookie(http: HttpContext): void {
+  if (!http.cookies.get(http.jar.csrfToken.name)) throw missing();
+}
+
 /**
  * Checks the double-submitted CSRF token against the cookie and the current
  * session. Throws `AuthError("invalid_csrf_token")` (403) on any failure.
@@ -61,11 +75,7 @@ export async function verifyCsrf(
 ): Promise<void> {
   const cookie = http.cookies.get(http.jar.csrfToken.name);
   const { submitted, sessionId } = submission;
-  if (!cookie || !submitted) {
-    throw invalid(
-      "The CSRF token is missing; expected the csrfToken cookie and the X-CSRF-Token header.",
-    );
-  }
+  if (!cookie || !submitted) throw missing();
   if (!timingSafeEqual(cookie, submitted)) {
     throw invalid("The CSRF token does not match its cookie; expected the same token in both.");
   }

@@ -1,8 +1,9 @@
 /**
  * The checks every state-changing route runs, in the documented order:
  * CSRF (403), then the session where one is needed (401); the body is read
- * after them (400/413/415), except that a form body is read first to find
- * its `csrfToken` field.
+ * after them (400/408/413/415), except that a form body is read first to
+ * find its `csrfToken` field, and only when the CSRF cookie is there to
+ * match it. Every body read has a deadline.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import type { AuthContext } from "../config.ts";
 import { AuthError } from "../errors.ts";
 import { type Body, mediaType, readBody, type ReadBodyOptions } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
-import { submittedCsrfToken, verifyCsrf } from "./csrf.ts";
+import { requireCsrfCookie, submittedCsrfToken, verifyCsrf } from "./csrf.ts";
 import { type CurrentSession, readSession } from "./session.ts";
 
 /** What a guarded route gets. */
@@ -40,12 +41,15 @@ export async function guardMutation(
   ctx: AuthContext,
   http: HttpContext,
 ): Promise<Guarded<CurrentSession | null>> {
+  // Without the cookie no token can match: refuse before waiting on any body.
+  requireCsrfCookie(http);
+  const timeoutMs = ctx.bodyTimeoutMs;
   let formBody: Body | null = null;
   if (
     mediaType(http.request) === "application/x-www-form-urlencoded" &&
     http.request.headers.get("X-CSRF-Token") === null
   ) {
-    formBody = await readBody(http.request, { optional: true });
+    formBody = await readBody(http.request, { optional: true, timeoutMs });
   }
   const session = await readSession(ctx, http);
   await verifyCsrf(ctx, http, {
@@ -57,7 +61,7 @@ export async function guardMutation(
     session,
     body(options?: ReadBodyOptions): Promise<Body> {
       if (formBody !== null) return Promise.resolve(withoutCsrfField(formBody));
-      bodyPromise ??= readBody(http.request, options).then(withoutCsrfField);
+      bodyPromise ??= readBody(http.request, { timeoutMs, ...options }).then(withoutCsrfField);
       return bodyPromise;
     },
   };

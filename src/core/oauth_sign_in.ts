@@ -13,7 +13,12 @@ import { singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 import { createAuthorizationRequest, sendsNonce } from "../oauth/authorization_request.ts";
 import { validateAuthorizationResponse } from "../oauth/authorization_response.ts";
-import { type FlowValues, openFlowCookies, sealFlowCookies } from "../oauth/flow_cookies.ts";
+import {
+  type FlowValues,
+  type OpenedFlow,
+  openFlowCookies,
+  sealFlowCookies,
+} from "../oauth/flow_cookies.ts";
 import { profileClaims } from "../oauth/oidc/claims.ts";
 import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
 import {
@@ -37,6 +42,7 @@ import type { Session } from "../types.ts";
 import { defaultTarget } from "./redirects.ts";
 import { callApp } from "./call_app.ts";
 import { finishSignIn } from "./sign_in.ts";
+import type { TwoFactorRequired } from "./two_factor.ts";
 
 /** The error for a provider id no provider has: 400 `invalid_request`. */
 export function unknownProviderError(): AuthError {
@@ -111,7 +117,7 @@ export function readFlow(
   ctx: AuthContext,
   http: HttpContext,
   provider: ResolvedProvider,
-): Promise<FlowValues | null> {
+): Promise<OpenedFlow | null> {
   return openFlowCookies(ctx.flowJose, http, provider.id);
 }
 
@@ -190,7 +196,8 @@ function checkTenantIss(params: URLSearchParams, claims: IdTokenClaims): void {
  * Completes a sign-in from the authorization response parameters: checks
  * them against the flow, exchanges the code with the PKCE verifier, for
  * OpenID Connect validates the ID token (and matches the user info's `sub`
- * to it), maps the profile, and starts the session.
+ * to it), maps the profile, and starts the session (or, for an enrolled
+ * user, stops at the second step: `TwoFactorRequired`).
  */
 export async function completeOAuthSignIn(
   ctx: AuthContext,
@@ -202,7 +209,7 @@ export async function completeOAuthSignIn(
     /** The `user` object a `form_post` provider posted (see `ProfileContext.postedUser`). */
     postedUser?: Record<string, unknown>;
   },
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const { flow, params } = callback;
   const metadata = await metadataFor(ctx, callback.provider);
   const provider = withMetadata(callback.provider, metadata);
@@ -250,7 +257,23 @@ export async function completeOAuthSignIn(
     source: "provider",
     profile: raw,
     tokens,
+    verifiedEmail: providerVerifiedEmail(raw, user),
+    redirectTo: flow.redirectTo,
   });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;
+}
+
+/**
+ * The address a provider vouched for: the mapped `email` when the profile
+ * (or the ID token's claims) says `email_verified: true` for that same
+ * address. A provider that says nothing proves nothing.
+ */
+function providerVerifiedEmail(raw: Record<string, unknown>, user: unknown): string | undefined {
+  const email = typeof user === "object" && user !== null
+    ? (user as { email?: unknown }).email
+    : undefined;
+  if (typeof email !== "string" || typeof raw.email !== "string") return undefined;
+  const verified = raw.email_verified === true || raw.email_verified === "true";
+  return verified && raw.email.toLowerCase() === email.toLowerCase() ? email : undefined;
 }

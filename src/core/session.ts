@@ -251,7 +251,7 @@ function invalidUser(ctx: AuthContext, message: string, details: Record<string, 
 export async function validateUser(
   ctx: AuthContext,
   value: unknown,
-  options: { source: UserSource },
+  options: { source: UserSource; verifiedEmail?: string },
 ): Promise<User> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     invalidUser(ctx, "user is not an object", { expected: "an object with a string sub" });
@@ -281,7 +281,28 @@ export async function validateUser(
   if (typeof user.sub !== "string" || user.sub === "") {
     invalidUser(ctx, "user has no sub", { expected: "a non-empty string sub" });
   }
-  return checkUserClaims(enforceFieldRules(user, options.source));
+  return checkUserClaims(
+    markEmailVerified(enforceFieldRules(user, options.source), options.verifiedEmail),
+  );
+}
+
+/**
+ * `emailVerified` is the library's alone: whatever the input said is
+ * dropped, and it is `true` only while `email` is the address the library
+ * saw proven (compared without case).
+ */
+function markEmailVerified(
+  user: Record<string, unknown>,
+  verifiedEmail: string | undefined,
+): Record<string, unknown> {
+  delete user.emailVerified;
+  if (
+    verifiedEmail !== undefined && typeof user.email === "string" &&
+    user.email.toLowerCase() === verifiedEmail.toLowerCase()
+  ) {
+    user.emailVerified = true;
+  }
+  return user;
 }
 
 /** Applies the user-field rules: a provider's breaking field is dropped, anything else refused. */
@@ -334,6 +355,12 @@ export async function updatedUser(
     if (key === "sub") {
       throw new AuthError("invalid_request", "The user's sub cannot be changed; expected no sub.");
     }
+    if (key === "emailVerified") {
+      throw new AuthError(
+        "invalid_request",
+        '"emailVerified" is set by the server only; expected only user fields.',
+      );
+    }
     if (RESERVED_CLAIMS.has(key)) {
       throw new AuthError(
         "invalid_request",
@@ -342,6 +369,10 @@ export async function updatedUser(
     }
   }
   const base = userFromPayload(current) as unknown as Record<string, unknown>;
+  const verifiedEmail = base.emailVerified === true && typeof base.email === "string"
+    ? base.email
+    : undefined;
+  delete base.emailVerified;
   const schema = ctx.identitySchema;
   if (!schema) {
     const next: Record<string, unknown> = { ...base };
@@ -361,7 +392,7 @@ export async function updatedUser(
       if (value === "") delete next[key];
       else next[key] = value;
     }
-    return checkUserClaims(enforceFieldRules(next, "app"));
+    return checkUserClaims(markEmailVerified(enforceFieldRules(next, "app"), verifiedEmail));
   }
   const result = await callApp(
     ctx,
@@ -386,7 +417,7 @@ export async function updatedUser(
   if (output.sub !== current.sub) {
     throw new AuthError("invalid_request", "The user's sub cannot be changed; expected no sub.");
   }
-  return checkUserClaims(enforceFieldRules(output, "app"));
+  return checkUserClaims(markEmailVerified(enforceFieldRules(output, "app"), verifiedEmail));
 }
 
 /** Parses an `expires` update: an ISO 8601 date in the future; returns seconds. */

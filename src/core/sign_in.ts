@@ -8,16 +8,18 @@
 
 import type { AuthContext, Credentials } from "../config.ts";
 import { readChunkedCookie } from "../cookies/chunks.ts";
-import { AuthError } from "../errors.ts";
+import { AuthError, errorName } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { failingFields, validateWith } from "../standard_schema.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { Session, User } from "../types.ts";
 import { callApp } from "./call_app.ts";
+import { requestVerification } from "./email.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
 import { issueSession, sessionIdOf, type UserSource, validateUser } from "./session.ts";
+import { secondStepGate, type TwoFactorRequired } from "./two_factor.ts";
 
 /**
  * Issues the session for a validated user and a CSRF token bound to it, and
@@ -64,19 +66,28 @@ export interface SignInAttempt {
   profile?: Readonly<Record<string, unknown>>;
   /** The provider's tokens. */
   tokens?: Readonly<OAuthTokens>;
+  /** The address this sign-in proved (a verified provider email, an email link or code). */
+  verifiedEmail?: string;
+  /** Where the browser goes once signed in; kept in the `two_factor` cookie when a code is due. */
+  redirectTo?: string;
+  /** Only for a passkey sign-in with user verification: it needs no second step. */
+  passkeyUserVerified?: boolean;
 }
 
 /**
  * Finishes a sign-in: validates the user, lets `callbacks.signIn` link or
- * refuse it (`null` is 401 `access_denied`), starts the session and emits
- * the `signIn` event.
+ * refuse it (`null` is 401 `access_denied`), then either stops at the
+ * second step (an enrolled user: the `two_factor` cookie and
+ * `TwoFactorRequired`, no session) or starts the session and emits the
+ * `signIn` event. Every first factor passes here, so none skips the gate.
  */
 export async function finishSignIn(
   ctx: AuthContext,
   http: HttpContext,
   attempt: SignInAttempt,
-): Promise<Session> {
-  let user = await validateUser(ctx, attempt.user, { source: attempt.source });
+): Promise<Session | TwoFactorRequired> {
+  const verifiedEmail = attempt.verifiedEmail;
+  let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
   const hook = ctx.signInHook;
   if (hook) {
     const linked = await callApp(ctx, "callbacks.signIn", () =>
@@ -91,19 +102,25 @@ export async function finishSignIn(
       ctx.logger.log("info", "sign-in refused by callbacks.signIn", { provider: attempt.provider });
       throw new AuthError("access_denied", "The sign-in was refused.");
     }
-    user = await validateUser(ctx, linked, { source: "app" });
+    user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
   }
+  const pending = await secondStepGate(ctx, http, { ...attempt, user });
+  if (pending !== null) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
   return session;
 }
 
-/** Credentials sign-in, shared by the route and `api.signIn("credentials")`. */
+/**
+ * Credentials sign-in, shared by the route and `api.signIn("credentials")`;
+ * `redirectTo` is where a browser goes after a second step, when one is due.
+ */
 export async function signInWithCredentials(
   ctx: AuthContext,
   http: HttpContext,
   credentials: Credentials,
-): Promise<Session> {
+  options: { redirectTo?: string } = {},
+): Promise<Session | TwoFactorRequired> {
   const authorize = ctx.authorize;
   if (!authorize) {
     throw new AuthError(
@@ -114,15 +131,18 @@ export async function signInWithCredentials(
   }
   const throttle = ctx.throttle;
   const key = throttle ? await throttleKey(credentials.username) : undefined;
-  const failures = key ? await ctx.throttleStore.hits(key) : null;
-  if (failures && throttle && failures.count >= throttle.maxAttempts) {
-    ctx.logger.log("warn", "credentials sign-in throttled", clientDetails(ctx, http));
-    http.headers.push(["Retry-After", String(failures.resetIn)]);
-    throw new AuthError(
-      "temporarily_unavailable",
-      "Too many failed sign-ins for this username; expected a pause before the next try.",
-      { status: 429 },
-    );
+  if (key && throttle) {
+    // Counted before authorize, atomically: concurrent guesses cannot all pass one check.
+    const attempts = await ctx.throttleStore.hit(key, throttle.window);
+    if (attempts.count > throttle.maxAttempts) {
+      ctx.logger.log("warn", "credentials sign-in throttled", clientDetails(ctx, http));
+      http.headers.push(["Retry-After", String(attempts.resetIn)]);
+      throw new AuthError(
+        "temporarily_unavailable",
+        "Too many sign-in attempts for this username; expected a pause before the next try.",
+        { status: 429 },
+      );
+    }
   }
   const user = await callApp(
     ctx,
@@ -131,34 +151,49 @@ export async function signInWithCredentials(
   );
   if (user === null || user === undefined) {
     ctx.logger.log("info", "credentials sign-in refused", clientDetails(ctx, http));
-    if (key && throttle) await ctx.throttleStore.hit(key, throttle.window);
     throw new AuthError("access_denied", "Wrong username or password.");
   }
-  const session = await finishSignIn(ctx, http, { user, provider: "credentials", source: "app" });
-  if (failures && key) await ctx.throttleStore.resetHits(key);
-  return session;
+  // The right password gives the attempts back (the store has no decrement: all of them).
+  if (key) await ctx.throttleStore.resetHits(key);
+  return await finishSignIn(ctx, http, {
+    user,
+    provider: "credentials",
+    source: "app",
+    redirectTo: options.redirectTo,
+  });
 }
 
 const encoder = new TextEncoder();
 
-/** The throttle key of a username: a hash, so stores never hold usernames and keys stay short. */
+/**
+ * The throttle key of a username: a hash, so stores never hold usernames and
+ * keys stay short. The username is folded as an `authorize` that looks users
+ * up reasonably would fold it (NFKC, outer Unicode whitespace trimmed, no-break
+ * spaces included, lower case), so that no spelling of one account gets a
+ * counter of its own.
+ */
 async function throttleKey(username: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    encoder.encode(username.normalize("NFC").toLowerCase()),
-  );
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(foldUsername(username)));
   return `credentials:${encodeBase64Url(new Uint8Array(digest))}`;
+}
+
+/** NFKC (fullwidth letters, no-break spaces), outer whitespace trimmed, lower case. */
+function foldUsername(username: string): string {
+  // NFKC again after lowercasing: a lowercase letter may compose where its capital did not.
+  return username.normalize("NFKC").trim().toLowerCase().normalize("NFKC");
 }
 
 /**
  * Sign-up: validates the payload with `signUp.schema` (when set), creates
- * the user with `signUp.onCreateUser`, starts the session and emits `signUp`.
+ * the user with `signUp.onCreateUser`, starts the session and emits
+ * `signUp`; a hook that answers with an account that has two-factor on gets
+ * the second step instead (`TwoFactorRequired`, no session, no event).
  */
 export async function signUp(
   ctx: AuthContext,
   http: HttpContext,
   body: Record<string, unknown>,
-): Promise<Session> {
+): Promise<Session | TwoFactorRequired> {
   const onCreateUser = ctx.onCreateUser;
   if (!onCreateUser) {
     throw new AuthError(
@@ -185,7 +220,16 @@ export async function signUp(
     () => onCreateUser(payload, http.request),
   );
   const user = await validateUser(ctx, created, { source: "app" });
+  // An existing, enrolled account returned by the hook must not skip its second step.
+  const pending = await secondStepGate(ctx, http, { user, provider: "signUp" });
+  if (pending !== null) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signUp", { user, request: http.request });
+  if (ctx.verifyEmailOnSignUp && typeof user.email === "string") {
+    // The account exists either way: a message that cannot go out is logged, not answered.
+    await requestVerification(ctx, http, user).catch((error) => {
+      ctx.logger.log("warn", "sign-up verification message not sent", { error: errorName(error) });
+    });
+  }
   return session;
 }

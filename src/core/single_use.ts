@@ -1,20 +1,30 @@
 /**
- * One-time values: with a session store, each OAuth `state` completes one
- * callback only, on every instance that shares the store, so a callback
- * replayed with captured flow cookies is refused even when the provider
- * does not enforce single-use codes.
+ * One-time values: each OAuth `state` completes one callback only, so a
+ * callback replayed with captured flow cookies is refused even when the
+ * provider does not enforce single-use codes. With a session store this
+ * holds on every instance that shares it; without one, in this process
+ * (several instances need a shared store).
  *
  * @module
  */
 
 import type { AuthContext } from "../config.ts";
-import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
 import { AuthError } from "../errors.ts";
+import type { OpenedFlow } from "../oauth/flow_cookies.ts";
 
-/** Claims an OAuth flow's `state`; throws 400 `invalid_request` when it was already used. */
-export async function claimOAuthState(ctx: AuthContext, state: string): Promise<void> {
-  if (!ctx.store) return;
-  if (!(await ctx.store.consume(`oauth-state:${state}`, FLOW_COOKIE_MAX_AGE))) {
+// Flow cookies are still read this long after their exp (the JOSE clock tolerance is 5 s).
+const FLOW_EXPIRY_MARGIN_SECONDS = 60;
+
+/**
+ * Claims an OAuth flow's `state`; throws 400 `invalid_request` when it was
+ * already used. The mark lives as long as the flow cookies can be read: the
+ * flow's remaining lifetime, so that the mark of one flow always ends at the
+ * same time (a bounded store refuses values older than the marks it dropped).
+ */
+export async function claimOAuthState(ctx: AuthContext, flow: OpenedFlow): Promise<void> {
+  const remaining = flow.expiresAt + FLOW_EXPIRY_MARGIN_SECONDS - ctx.clock() / 1000;
+  const ttl = Math.max(1, remaining);
+  if (!(await ctx.oneTimeStore.consume(`oauth-state:${flow.state}`, ttl))) {
     throw new AuthError(
       "invalid_request",
       "This sign-in was already completed; expected a new sign-in: start again.",

@@ -77,8 +77,8 @@ export interface EncryptionContext {
   /** The accepted algorithms, pinned to the key. */
   algorithms: JWEAlgorithm[];
   encryptionAlgorithms: JWEEncryption[];
-  /** Encoded headers by `cty` (null for none). */
-  headers: Map<string | null, EncodedHeader>;
+  /** Encoded headers by `typ` and `cty` (see {@link headerFor}). */
+  headers: Map<string, EncodedHeader>;
 }
 
 /** Checks the sides of an encryption key and picks the algorithms it pins. */
@@ -103,21 +103,25 @@ export function encryptionContext(sides: KeySides, kid: string | null): Encrypti
   };
 }
 
-/** The encoded header for a `cty` (undefined for none), made once per `cty`. */
+/**
+ * The encoded header for a `typ` and a `cty` (undefined for none), made once
+ * per pair.
+ */
 export function headerFor(
   context: EncryptionContext,
-  typ: string,
+  typ: string | undefined,
   cty: string | undefined,
 ): EncodedHeader {
-  const id = cty ?? null;
+  // `typ` is the library's own (no newline), so the first newline ends it.
+  const id = `${typ === undefined ? "-" : `+${typ}`}\n${cty === undefined ? "-" : `+${cty}`}`;
   let encoded = context.headers.get(id);
   if (!encoded) {
     const header: JWEHeader = { alg: context.alg, enc: context.enc };
     if (context.kid !== null) header.kid = context.kid;
     if (cty !== undefined) header.cty = cty;
-    header.typ = typ;
+    if (typ !== undefined) header.typ = typ;
     encoded = encodeJWEHeader(header);
-    // Bounded: one entry per distinct cty the caller uses.
+    // Bounded: one entry per distinct typ and cty the caller uses.
     if (context.headers.size < 16) context.headers.set(id, encoded);
   }
   return encoded;

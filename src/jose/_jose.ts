@@ -125,9 +125,14 @@ export function buildJose(
     return parseClaims(payload);
   }
 
-  async function encrypt(plaintext: Uint8Array, cty: string | undefined): Promise<string> {
+  /** Encrypts under the issuing key; `withTyp` false for `encryptJWE` (text, not a JWT). */
+  async function encrypt(
+    plaintext: Uint8Array,
+    cty: string | undefined,
+    withTyp = true,
+  ): Promise<string> {
     const context = issuing.encryption.value ?? await issuing.encryption.get();
-    const encoded = headerFor(context, typ, cty);
+    const encoded = headerFor(context, withTyp ? typ : undefined, cty);
     return checkSize(
       await encryptWithKey(
         use(context.encrypt),
@@ -141,20 +146,23 @@ export function buildJose(
   /**
    * Decrypts a JWE; returns the plaintext and the index of the key that
    * opened it. `typRule` "optional": the outer JWE of a sealed token, whose
-   * `typ` may be absent (RFC 7519 A.2).
+   * `typ` may be absent (RFC 7519 A.2); "ignored": `decryptJWE`, whose
+   * content is text from any library, never a token of a purpose.
    */
   async function decrypt(
     token: string,
     cty: string | undefined,
-    typRule: "required" | "optional" = "required",
+    typRule: "required" | "optional" | "ignored" = "required",
   ): Promise<{ plaintext: Bytes; index: number }> {
+    // The header this object writes for such content: a token made here is read without parsing.
+    const ownTyp = typRule === "ignored" ? undefined : typ;
     let context: EncryptionContext | undefined;
     let knownHeader: EncodedHeader | undefined;
     // As for JWS. ECDH-ES headers differ per token (`epk`), so those always take the lookup.
     for (const once of encryption.contexts) {
       const warm = once.value;
       if (warm === undefined || !warm.fixedHeader) continue;
-      const header = headerFor(warm, typ, cty);
+      const header = headerFor(warm, ownTyp, cty);
       if (startsWithHeader(token, header.segment)) {
         context = warm;
         knownHeader = header;
@@ -165,12 +173,12 @@ export function buildJose(
     if (context === undefined) {
       parsedHeader = parseHeader(splitCompact(token, 5)[0]);
       context = await contextForKid(encryption, parsedHeader.kid);
-      knownHeader = context.fixedHeader ? headerFor(context, typ, cty) : undefined;
+      knownHeader = context.fixedHeader ? headerFor(context, ownTyp, cty) : undefined;
     }
     const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
       algorithms: context.algorithms,
       encryptionAlgorithms: context.encryptionAlgorithms,
-      typ,
+      typ: ownTyp,
       typMayBeAbsent: typRule === "optional",
       cty: cty ?? null,
       knownHeader,
@@ -230,11 +238,11 @@ export function buildJose(
       if (typeof payload !== "string") {
         throw new TypeError("The JWE payload is not a string; expected a string.");
       }
-      return await encrypt(encoder.encode(payload), ctyOption(options));
+      return await encrypt(encoder.encode(payload), ctyOption(options), false);
     },
 
     async decryptJWE(token: string, options?: JWEContentOptions): Promise<string> {
-      return utf8((await decrypt(token, ctyOption(options))).plaintext);
+      return utf8((await decrypt(token, ctyOption(options), "ignored")).plaintext);
     },
   };
 }

@@ -12,17 +12,34 @@ import { isKeyPair, resolveKeySources } from "./keys.ts";
 import type { Jose, JoseOptions, JWTKey, JWTMode } from "./types.ts";
 
 /** The kinds of token the authentication core makes. */
-export type TokenPurpose = "session" | "csrf" | "oauth-flow";
+export type TokenPurpose =
+  | "session"
+  | "csrf"
+  | "oauth-flow"
+  | "email"
+  | "two-factor"
+  | "passkey";
 
 /** Options of {@link joseForPurpose}: those of `createJose` with a required purpose. */
 export interface PurposeOptions extends Omit<JoseOptions, "mode" | "purpose"> {
-  /** What the tokens are for: `"session"`, `"csrf"` or `"oauth-flow"`. */
+  /**
+   * What the tokens are for: `"session"`, `"csrf"`, `"oauth-flow"`, `"email"`
+   * (email links and codes), `"two-factor"` (the pending second step and the
+   * sealed factor) or `"passkey"` (WebAuthn challenges).
+   */
   purpose: TokenPurpose;
   /** The configured `jwt.mode`. It decides session tokens only; default `"sealed"`. */
   mode?: JWTMode;
 }
 
-const PURPOSES: readonly TokenPurpose[] = ["session", "csrf", "oauth-flow"];
+const PURPOSES: readonly TokenPurpose[] = [
+  "session",
+  "csrf",
+  "oauth-flow",
+  "email",
+  "two-factor",
+  "passkey",
+];
 const ENCRYPTION_KEYS = new Set(["AES-GCM", "AES-KW", "RSA-OAEP", "ECDH"]);
 
 /** What one lone Web Crypto key can do; undefined for secrets, `{ sign, encrypt }` and non-keys. */
@@ -38,7 +55,7 @@ function loneKeyKind(key: unknown): "encryption" | "hmac" | "asymmetric" | undef
 }
 
 /** The mode tokens of a purpose get with this key: see {@link joseForPurpose}. */
-function modeFor(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWTMode {
+export function purposeMode(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWTMode {
   if (purpose === "session") return sessionMode;
   const kind = loneKeyKind(key);
   if (kind === "encryption") return "encrypted";
@@ -53,6 +70,8 @@ function modeFor(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWT
  * mode); `typ` differs per purpose and is checked on every header, so a
  * token of one purpose never passes as another even when they share a key.
  *
+ * The `oauth-flow` column holds for `email`, `two-factor` and `passkey` too.
+ *
  * | first key                                     | session | csrf        | oauth-flow         |
  * | --------------------------------------------- | ------- | ----------- | ------------------ |
  * | string or byte secret, or `{ sign, encrypt }` | `mode`  | `signed`    | `sealed`           |
@@ -64,7 +83,7 @@ function modeFor(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWT
  * key still needs `mode: "signed"` or `"encrypted"` to match it. With a lone
  * HMAC key, flow tokens are signed with it and encrypted (`dir` + A256GCM)
  * with a key derived from it: the first 32 bytes of
- * HMAC(key, `@service-stack/auth oauth-flow encryption`), computed once, on
+ * HMAC(key, `@service-stack/auth {purpose} encryption`), computed once, on
  * first use (the key needs its `sign` usage). No JWS signing input can equal
  * that label, so no token ever carries the derived key.
  *
@@ -104,17 +123,17 @@ export function joseForPurpose(key: JWTKey | readonly JWTKey[], options: Purpose
     throw new TypeError(
       `The purpose ${
         JSON.stringify(purpose)
-      } is unknown; expected "session", "csrf" or "oauth-flow".`,
+      } is unknown; expected "session", "csrf", "oauth-flow", "email", "two-factor" or "passkey".`,
     );
   }
   const first = Array.isArray(key) ? key[0] : key;
   const checked = checkOptions({
     ...options,
-    mode: modeFor(first, purpose, options.mode ?? "sealed"),
+    mode: purposeMode(first, purpose, options.mode ?? "sealed"),
   });
   const sources = resolveKeySources(key, checked.mode, {
     salt: options.salt,
-    sealWithHmac: purpose === "oauth-flow",
+    sealWithHmac: purpose !== "session" && purpose !== "csrf",
   });
   return buildJose(sources, { ...checked, issuer: options.issuer, audience: options.audience });
 }

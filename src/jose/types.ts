@@ -138,9 +138,17 @@ export interface Jose {
   signJWS(payload: JWTPayload): Promise<string>;
   /** Verifies a compact JWS and checks `exp`, `nbf` (when present), `iss` and `aud`. */
   verifyJWS(token: string, options?: DecodeOptions): Promise<JWTPayload>;
-  /** Encrypts a string into a compact JWE. */
+  /**
+   * Encrypts a string into a compact JWE. The content is text, not a JWT:
+   * the header has no `typ` (only `cty` when asked), so the token never
+   * passes for one of `decodeJWT`'s tokens in `encrypted` mode.
+   */
   encryptJWE(payload: string, options?: JWEContentOptions): Promise<string>;
-  /** Decrypts a compact JWE into a string. */
+  /**
+   * Decrypts a compact JWE into a string, from this object or any
+   * conformant library (RFC 7516): a `typ` header, present or not, is not
+   * read; `cty` is checked as {@link JWEContentOptions} says.
+   */
   decryptJWE(token: string, options?: JWEContentOptions): Promise<string>;
 }
 

@@ -13,6 +13,7 @@ import type { Jose } from "../../jose.ts";
 import { clearCookieLines } from "../cookies/chunks.ts";
 import type { CookieAttributes, CookieJar, CookieSpec } from "../cookies/jar.ts";
 import { serializeCookie } from "../cookies/serialize.ts";
+import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { randomToken } from "./pkce.ts";
 
 /** The values one flow carries from sign-in to callback. */
@@ -27,6 +28,12 @@ export interface FlowValues {
   redirectURI: string;
   /** The OpenID Connect `nonce` sent, when one was (sealed with `state`). */
   nonce?: string;
+}
+
+/** The values of a flow read back from its cookies, and when the flow expires. */
+export interface OpenedFlow extends FlowValues {
+  /** The `state` cookie's `exp`, in seconds since the epoch: the flow is refused after it. */
+  expiresAt: number;
 }
 
 /** The request facts flow cookies are read from and written for. */
@@ -91,7 +98,7 @@ export async function openFlowCookies(
   jose: Jose,
   scope: FlowCookieScope,
   providerId: string,
-): Promise<FlowValues | null> {
+): Promise<OpenedFlow | null> {
   const opened = await Promise.all(FLOW_KEYS.map(async (key) => {
     const token = scope.cookies.get(scope.jar[key].name);
     if (!token) return null;
@@ -104,6 +111,7 @@ export async function openFlowCookies(
         value: payload.v as string,
         flow: payload.f as string,
         nonce: payload.n as string | undefined,
+        exp: payload.exp,
       };
     } catch {
       return null;
@@ -115,7 +123,10 @@ export async function openFlowCookies(
   }
   const flow = state.flow;
   if (verifier.flow !== flow || redirectTo.flow !== flow || redirectURI.flow !== flow) return null;
-  const values: FlowValues = {
+  // The flow key always writes exp; its end bounds how long the state must stay single-use.
+  if (typeof state.exp !== "number") return null;
+  const values: OpenedFlow = {
+    expiresAt: state.exp,
     state: state.value,
     codeVerifier: verifier.value,
     redirectTo: redirectTo.value,
@@ -123,6 +134,17 @@ export async function openFlowCookies(
   };
   if (state.nonce !== undefined) values.nonce = state.nonce;
   return values;
+}
+
+/**
+ * Whether an authorization response answers this flow: it carries the
+ * flow's `state` exactly once (compared in constant time). Only such a
+ * response may end the flow (clear its cookies, use up its state): any site
+ * can send a browser to the callback with a state of its own.
+ */
+export function answersFlow(params: URLSearchParams, flow: FlowValues): boolean {
+  const states = params.getAll("state");
+  return states.length === 1 && timingSafeEqual(states[0], flow.state);
 }
 
 /** Set-Cookie lines that remove every flow cookie. */

@@ -9,7 +9,7 @@
  */
 
 import { ID_TOKEN_ALGORITHMS as ASYMMETRIC_ID_TOKEN_ALGORITHMS } from "./oidc/id_token.ts";
-import { type EnvReader, lookupEnv } from "../env.ts";
+import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import { AuthError } from "../errors.ts";
 import type { User } from "../types.ts";
 import { defaultProfile, isRecord } from "./profile.ts";
@@ -146,6 +146,9 @@ const ID_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set([
   "HS256",
 ]);
 
+/** The scope of a provider configured by its issuer alone. */
+const DISCOVERED_SCOPE = "openid profile email";
+
 /** Env key suffix of each built-in option. */
 const OPTION_ENV: Readonly<Record<BuiltInOptionName, string>> = {
   issuer: "ISSUER",
@@ -241,6 +244,14 @@ function checkIssuer(value: unknown, id: string): string | undefined {
 function envCredential(id: string, suffix: "CLIENT_ID" | "CLIENT_SECRET", read: EnvReader): string {
   const key = `${id.toUpperCase()}_${suffix}`;
   const value = lookupEnv(key, read);
+  const denied = value === undefined ? envAccessProblem(key, read) : undefined;
+  if (denied !== undefined) {
+    fail(
+      `provider "${id}" has no ${
+        suffix === "CLIENT_ID" ? "client id" : "client secret"
+      }: ${denied}; expected --allow-env (or --allow-env=AUTH_${key}, naming the variables you set), or the value in the provider object.`,
+    );
+  }
   if (value === undefined) {
     fail(
       `provider "${id}" has no ${
@@ -469,6 +480,26 @@ function ownDefinition(object: Record<string, unknown>, id: string): BuiltInProv
   return object as unknown as BuiltInProvider;
 }
 
+/**
+ * A provider configured by its issuer alone asks for the OpenID Connect
+ * default scope (DECISIONS "JOSE and keys"); one whose endpoints are given
+ * by hand must say what it asks for.
+ */
+function checkScope(
+  value: unknown,
+  context: { id: string; issuer: string | undefined; configured: ProviderEndpoints },
+): string {
+  const { id, issuer, configured } = context;
+  const byHand = Object.values(configured).some((endpoint) => endpoint !== undefined);
+  if (value === undefined && issuer !== undefined && !byHand) return DISCOVERED_SCOPE;
+  if (typeof value !== "string") {
+    fail(
+      `provider "${id}" needs a string "scope" when its endpoints are given by hand; expected e.g. scope: "openid profile email".`,
+    );
+  }
+  return value;
+}
+
 function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): ResolvedProvider {
   const object = entryObject(entry);
   const id = checkId(object, entry, table);
@@ -515,11 +546,9 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
       fail(`provider "${id}" ${key} must be a function; expected (claims) => ... .`);
     }
   }
-  if (typeof merged.scope !== "string") {
-    fail(`provider "${id}" needs a string "scope"; expected e.g. scope: "openid profile email".`);
-  }
   const issuer = checkIssuer(merged.issuer, id);
   const configured = checkEndpoints(merged, { id, issuer, builtIn });
+  const scope = checkScope(merged.scope, { id, issuer, configured });
   const clientIdParam = merged.clientIdParam ?? "client_id";
   if (typeof clientIdParam !== "string" || !/^[a-z_]{1,32}$/.test(clientIdParam)) {
     fail(`provider "${id}" clientIdParam must be a parameter name; expected e.g. "client_id".`);
@@ -530,7 +559,7 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
     id,
     name: text(merged, "name", id),
     ...defined({ authorizeURL, accessToken, userInfo }),
-    scope: merged.scope,
+    scope,
     responseType: "code",
     clientId,
     ...defined({ clientSecret }),

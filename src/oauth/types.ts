@@ -211,11 +211,21 @@ export interface OAuthProviderConfig extends OAuthProviderBase {
 
 /**
  * An OpenID Connect provider configured by discovery from its `issuer`:
- * the endpoints are optional (explicit ones win over discovered ones).
+ * the endpoints are optional (explicit ones win over discovered ones), and
+ * so are `scope` and `responseType` when no endpoint is given by hand.
  */
-export interface OIDCProviderConfig extends OAuthProviderBase {
+export interface OIDCProviderConfig extends Omit<OAuthProviderBase, "scope" | "responseType"> {
   /** The issuer identifier; `{issuer}/.well-known/openid-configuration` is discovered. */
   issuer: string;
+  /**
+   * Scopes requested, space separated. Default `openid profile email` when
+   * the provider is configured by its issuer alone; required (`createAuth`
+   * throws without it) when `authorizeURL`, `accessToken` or `userInfo` is
+   * given by hand.
+   */
+  scope?: string;
+  /** The response type; default and only value `code`. */
+  responseType?: "code";
 }
 
 /** A custom provider: its configuration plus client credentials. */

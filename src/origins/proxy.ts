@@ -23,23 +23,72 @@ const HOST =
 // RFC 7239 forwarded-pair: token "=" ( token / quoted-string ).
 const FORWARDED_PAIR =
   /^[ \t]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+)=([!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[^"\\]|\\.)*")[ \t]*$/;
+/**
+ * Which forwarding headers a trusted proxy sets, so which ones are read:
+ * - `false`: none (every forwarding header is ignored);
+ * - `"forwarded"`: RFC 7239 `Forwarded` alone (`proto`, `host`, `for` of
+ *   its last element); `X-Forwarded-*` are ignored;
+ * - `"x-forwarded"`: `X-Forwarded-Proto` and `X-Forwarded-Host` (and
+ *   `X-Forwarded-For`); `Forwarded` is ignored. The proxy must set (or
+ *   append to) both on every request, or a client's own value is read;
+ * - `"x-forwarded-proto"`: `X-Forwarded-Proto` alone (and
+ *   `X-Forwarded-For`), for proxies that pass `Host` through and set no
+ *   `X-Forwarded-Host` (AWS ALB, Heroku, most nginx setups);
+ * - `true`: `Forwarded`, or else `X-Forwarded-Proto` (never
+ *   `X-Forwarded-Host`, which a client can send past a proxy that does not
+ *   set it); when both families are present neither is read.
+ */
+export type ProxyHeaders = boolean | "forwarded" | "x-forwarded" | "x-forwarded-proto";
+
+/** Why forwarding headers that were present were not read (see {@link ProxyOptions.onIgnored}). */
+export type IgnoredProxyHeaders = "both-families" | "x-forwarded-host";
+
 /** Options of {@link requestOrigin} and {@link forwardedClientAddress}. */
 export interface ProxyOptions {
-  /** Read `Forwarded` / `X-Forwarded-*`; only behind a trusted proxy. */
-  trustProxyHeaders: boolean;
+  /** The forwarding headers a trusted proxy sets; see {@link ProxyHeaders}. */
+  trustProxyHeaders: ProxyHeaders;
+  /**
+   * Told when forwarding headers were present but not read with
+   * `trustProxyHeaders: true`: both families at once (`both-families`), or
+   * an `X-Forwarded-Host` (`x-forwarded-host`). For a warning.
+   */
+  onIgnored?: (reason: IgnoredProxyHeaders) => void;
+}
+
+/** The family of forwarding headers one request is read from, if any. */
+type Family = "forwarded" | "x-forwarded" | undefined;
+
+function hasXForwarded(headers: Headers): boolean {
+  return headers.has("x-forwarded-proto") || headers.has("x-forwarded-host") ||
+    headers.has("x-forwarded-for");
+}
+
+/** The one family this request's forwarding headers are read from; never both. */
+function familyOf(headers: Headers, options: ProxyOptions): Family {
+  const mode = options.trustProxyHeaders;
+  if (mode === false) return undefined;
+  if (mode === "forwarded") return "forwarded";
+  if (mode !== true) return "x-forwarded";
+  const forwarded = headers.has("forwarded");
+  const xForwarded = hasXForwarded(headers);
+  // One family is the proxy's and the other the client's, and nothing says which.
+  if (forwarded && xForwarded) {
+    options.onIgnored?.("both-families");
+    return undefined;
+  }
+  return forwarded ? "forwarded" : xForwarded ? "x-forwarded" : undefined;
 }
 
 /**
  * Decides the origin and scheme of a request. With `trustProxyHeaders`
- * false only `url` counts and every forwarding header is ignored. With true,
- * `Forwarded` (RFC 7239) is read first, then `X-Forwarded-Proto` /
- * `X-Forwarded-Host` only when no `Forwarded` header is present. A proxy
+ * false only `url` counts and every forwarding header is ignored; otherwise
+ * the one family of headers {@link ProxyHeaders} names is read, and protocol
+ * and host always come from that family (never one from each). A proxy
  * appends to these headers, so only the LAST element or value (the one the
  * nearest, trusted proxy added) counts: earlier ones are whatever the client
- * sent. Protocol and host each fall back to `url` when absent or invalid; protocol and host each fall back to
- * `url` when absent or invalid. The protocol
- * must be `http` or `https`; the host must be `hostname[:port]` with an IPv6
- * address in brackets.
+ * sent. Protocol and host each fall back to `url` when absent or invalid.
+ * The protocol must be `http` or `https`; the host must be
+ * `hostname[:port]` with an IPv6 address in brackets.
  *
  * @example
  * ```ts
@@ -47,7 +96,7 @@ export interface ProxyOptions {
  * const request = new Request("http://internal:8080/auth/session", {
  *   headers: { "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" },
  * });
- * requestOrigin(request, { url: new URL(request.url), trustProxyHeaders: true });
+ * requestOrigin(request, { url: new URL(request.url), trustProxyHeaders: "x-forwarded" });
  * // { origin: "https://app.example.com", secure: true }
  * ```
  */
@@ -57,20 +106,23 @@ export function requestOrigin(
 ): RequestOrigin {
   const { url, trustProxyHeaders } = options;
   const own = { origin: url.origin, secure: url.protocol === "https:" };
-  if (!trustProxyHeaders) return Object.freeze(own);
+  if (trustProxyHeaders === false) return Object.freeze(own);
   try {
     const headers = request.headers;
-    const forwarded = headers.get("forwarded");
+    const family = familyOf(headers, options);
     let proto: string | undefined;
     let host: string | undefined;
-    // Forwarded wins as a whole: never mix its fields with X-Forwarded-* ones.
-    if (forwarded !== null) {
-      const element = lastForwardedElement(forwarded);
+    if (family === "forwarded") {
+      const element = lastForwardedElement(headers.get("forwarded"));
       proto = validProto(element?.proto);
       host = validHost(element?.host);
-    } else {
+    } else if (family === "x-forwarded") {
       proto = validProto(lastValue(headers.get("x-forwarded-proto")));
-      host = validHost(lastValue(headers.get("x-forwarded-host")));
+      if (trustProxyHeaders === "x-forwarded") {
+        host = validHost(lastValue(headers.get("x-forwarded-host")));
+      } else if (trustProxyHeaders === true && headers.has("x-forwarded-host")) {
+        options.onIgnored?.("x-forwarded-host");
+      }
     }
     if (proto === undefined && host === undefined) return Object.freeze(own);
     proto ??= url.protocol.slice(0, -1);
@@ -84,31 +136,33 @@ export function requestOrigin(
 }
 
 /**
- * The client's IP address as reported by the nearest trusted proxy: the
- * `for` parameter of the last `Forwarded` element, else the last
- * `X-Forwarded-For` value (only when no `Forwarded` header is present).
- * A port and IPv6 brackets are removed. `undefined` when `trustProxyHeaders`
- * is false, the header is absent, or the value is not an IP address
- * (obfuscated identifiers and `unknown` included). For logs only: a client
- * can forge it unless the proxy overwrites these headers.
+ * The client's IP address as reported by the nearest trusted proxy, from
+ * the family {@link requestOrigin} reads: the `for` parameter of the last
+ * `Forwarded` element, or the last `X-Forwarded-For` value. A port and IPv6
+ * brackets are removed. `undefined` when `trustProxyHeaders` is false, the
+ * header is absent, both families are present under `true`, or the value is
+ * not an IP address (obfuscated identifiers and `unknown` included). For
+ * logs only: a client can forge it unless the proxy overwrites these headers.
  *
  * @example
  * ```ts
  * import { forwardedClientAddress } from "./proxy.ts";
  * const request = new Request("http://internal/", { headers: { "x-forwarded-for": "10.9.9.9, 203.0.113.7" } });
- * forwardedClientAddress(request, { trustProxyHeaders: true }); // "203.0.113.7"
+ * forwardedClientAddress(request, { trustProxyHeaders: "x-forwarded" }); // "203.0.113.7"
  * ```
  */
 export function forwardedClientAddress(
   request: Request,
   options: ProxyOptions,
 ): string | undefined {
-  if (!options.trustProxyHeaders) return undefined;
+  if (options.trustProxyHeaders === false) return undefined;
   try {
-    const forwarded = request.headers.get("forwarded");
-    const raw = forwarded !== null
-      ? lastForwardedElement(forwarded)?.for
-      : lastValue(request.headers.get("x-forwarded-for"));
+    const family = familyOf(request.headers, { trustProxyHeaders: options.trustProxyHeaders });
+    const raw = family === "forwarded"
+      ? lastForwardedElement(request.headers.get("forwarded"))?.for
+      : family === "x-forwarded"
+      ? lastValue(request.headers.get("x-forwarded-for"))
+      : undefined;
     return raw === undefined ? undefined : ipAddress(raw);
   } catch {
     return undefined;

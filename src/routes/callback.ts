@@ -1,55 +1,110 @@
 /**
  * `GET /callback/:oauth` (and `POST /callback/:oauth` for `form_post`
  * providers): completes the OAuth flow and lands on the stored target, with
- * the session or with the error in the query. Flow cookies are cleared on
- * every outcome.
+ * the session or with the error in the query. Only a response that carries
+ * the flow's `state` ends the flow (its cookies cleared, on every outcome
+ * from there): a callback with another state, which any site can send a
+ * browser to, leaves a sign-in in progress alone.
  *
  * @module
  */
 
 import type { AuthContext } from "../config.ts";
-import { browserFailure, withError } from "../core/browser_failure.ts";
+import { browserFailure, withPlainError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
+import { readSession } from "../core/session.ts";
 import { claimOAuthState } from "../core/single_use.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
-import { clearFlowCookieLines } from "../oauth/flow_cookies.ts";
+import { answersFlow, clearFlowCookieLines, type FlowValues } from "../oauth/flow_cookies.ts";
+import type { ResolvedProvider } from "../oauth/resolve.ts";
 
 /**
  * `GET /callback/:oauth`: 302 to the stored target, with the session or with
- * an error. Without a trusted target (flow cookies missing, expired or
- * forged) it is a browser failure: `pages.error`, an HTML page, or JSON.
+ * an error, or to the second-step page when the user must give a code.
+ * Without a trusted target (flow cookies missing, expired, forged or of
+ * another provider) it is a browser failure: `pages.error`, an HTML page, or
+ * JSON; except that a browser already signed in (Back to an old callback
+ * URL) is sent on to `/`.
  */
 export async function callbackRoute(
   ctx: AuthContext,
   http: HttpContext,
   params: { provider: string },
 ): Promise<Response> {
-  http.setCookies.push(...clearFlowCookieLines(http));
   const provider = ctx.providers.get(params.provider);
   const flow = provider ? await readFlow(ctx, http, provider) : null;
   if (provider === undefined || flow === null) {
+    // No flow of this provider: any flow cookies belong to another sign-in and stay.
+    if (provider !== undefined && await hasValidSession(ctx, http)) {
+      ctx.logger.log("info", "callback without a flow for a signed-in browser", {
+        provider: provider.id,
+      });
+      return redirectResponse(http, "/");
+    }
     const error = provider === undefined ? unknownProviderError() : new AuthError(
       "invalid_request",
       "The sign-in flow is missing, expired or was started elsewhere; expected a sign-in started here: start again.",
     );
     return browserFailure(ctx, http, { error, route: "callback", provider: params.provider });
   }
+  let response: Awaited<ReturnType<typeof authorizationResponse>>;
   try {
-    await claimOAuthState(ctx, flow.state);
-    const response = await authorizationResponse(http);
-    await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
+    response = await authorizationResponse(ctx, http);
+  } catch (error) {
+    return failed(ctx, http, { provider, flow, error });
+  }
+  if (!answersFlow(response.params, flow)) {
+    // Not this flow's answer: the flow's cookies and its state stay usable by the real one.
+    return failed(ctx, http, {
+      provider,
+      flow,
+      error: new AuthError(
+        "invalid_request",
+        "The state parameter does not match this sign-in; expected the state it was sent.",
+      ),
+    });
+  }
+  http.setCookies.push(...clearFlowCookieLines(http));
+  try {
+    await claimOAuthState(ctx, flow);
+    const done = await completeOAuthSignIn(ctx, http, { provider, flow, ...response });
+    // An enrolled user goes to the second step; the target waits in the `two_factor` cookie.
+    if (isTwoFactorRequired(done)) return redirectResponse(http, twoFactorPageURL(ctx));
     return redirectResponse(http, flow.redirectTo);
   } catch (error) {
-    const failure = toAuthError(error, ctx.logger, "oauth callback");
-    ctx.logger.log(
-      "warn",
-      "oauth callback failed",
-      clientDetails(ctx, http, { provider: provider.id, error: failure.code }),
-    );
-    return redirectResponse(http, withError(flow.redirectTo, failure));
+    return failed(ctx, http, { provider, flow, error });
+  }
+}
+
+/** Lands on the flow's target with the error (a plain sentence) in its query, and logs it. */
+function failed(
+  ctx: AuthContext,
+  http: HttpContext,
+  failure: { provider: ResolvedProvider; flow: FlowValues; error: unknown },
+): Response {
+  const error = toAuthError(failure.error, ctx.logger, "oauth callback");
+  ctx.logger.log(
+    "warn",
+    "oauth callback failed",
+    clientDetails(ctx, http, {
+      provider: failure.provider.id,
+      error: error.code,
+      description: error.description,
+    }),
+  );
+  return redirectResponse(http, withPlainError(failure.flow.redirectTo, error, http));
+}
+
+/** Whether the request carries a valid session; a failing store counts as none (fail closed). */
+async function hasValidSession(ctx: AuthContext, http: HttpContext): Promise<boolean> {
+  try {
+    return (await readSession(ctx, http)) !== null;
+  } catch {
+    return false;
   }
 }
 
@@ -67,6 +122,7 @@ const MAX_POSTED_USER_CHARS = 4096;
  * ignored, never a failed sign-in).
  */
 async function authorizationResponse(
+  ctx: AuthContext,
   http: HttpContext,
 ): Promise<{ params: URLSearchParams; postedUser?: Record<string, unknown> }> {
   if (http.request.method !== "POST") return { params: http.url.searchParams };
@@ -77,7 +133,7 @@ async function authorizationResponse(
       { status: 415 },
     );
   }
-  const body = await readBody(http.request, { optional: true });
+  const body = await readBody(http.request, { optional: true, timeoutMs: ctx.bodyTimeoutMs });
   const params = new URLSearchParams();
   for (const name of FORM_POST_FIELDS) {
     if (typeof body[name] === "string") params.set(name, body[name] as string);

@@ -6,9 +6,11 @@
 
 import type { AuthContext } from "../config.ts";
 import { guardMutation } from "../core/guard.ts";
-import { finish, redirectIntent } from "../core/redirects.ts";
+import { defaultTarget, finish, redirectIntent } from "../core/redirects.ts";
 import { signInWithCredentials } from "../core/sign_in.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { AuthError } from "../errors.ts";
+import { redirectResponse } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 
 const MAX_FIELD = 1024;
@@ -24,7 +26,11 @@ function credential(body: Record<string, unknown>, name: "username" | "password"
   return value;
 }
 
-/** `POST /signIn/credentials`: 200 `Session` plus cookies; 401 `access_denied` on bad credentials. */
+/**
+ * `POST /signIn/credentials`: 200 `Session` plus cookies; 401 `access_denied`
+ * on bad credentials; 200 `{ twoFactorRequired: true }` (a 302 to the
+ * second-step page with `redirect=true`) when the user must still give a code.
+ */
 export async function credentialsRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
   const guarded = await guardMutation(ctx, http);
   const intent = await redirectIntent(http);
@@ -40,6 +46,11 @@ export async function credentialsRoute(ctx: AuthContext, http: HttpContext): Pro
   const session = await signInWithCredentials(ctx, http, {
     username: credential(body, "username"),
     password: credential(body, "password"),
+  }, {
+    redirectTo: ctx.twoFactor ? await defaultTarget(http, intent.redirectTo) : undefined,
   });
+  if (isTwoFactorRequired(session) && intent.redirect) {
+    return redirectResponse(http, twoFactorPageURL(ctx));
+  }
   return finish(http, intent, { body: session, status: 200 });
 }

@@ -74,6 +74,12 @@ export async function updateSessionRoute(ctx: AuthContext, http: HttpContext): P
   const intent = await redirectIntent(http);
   const form = mediaType(http.request) === "application/x-www-form-urlencoded";
   const { user, expires } = splitUpdate(await body(), form);
+  if (ctx.email !== undefined && Object.hasOwn(user, "email")) {
+    throw new AuthError(
+      "invalid_request",
+      "The email address cannot be changed here; expected POST /email/change, which confirms the new address.",
+    );
+  }
   const session = await updateSession(ctx, http, { current, user, expires });
   return finish(http, intent, { body: session, status: 200 });
 }

@@ -71,8 +71,12 @@ export interface KvLike {
 /** Options for {@linkcode denoKvStore}. */
 export interface DenoKvStoreOptions {
   /**
-   * Starts every key the store writes, so that several apps (or tests) can
-   * share one database. Defaults to `["service-stack"]`.
+   * Starts every key the store writes. Set it when several apps (or tests)
+   * share one database, so that none sees another's sessions, marks or
+   * counters; give each app a prefix that is not the start of another's.
+   * Defaults to `["service-stack"]`. 1 to 8 parts: strings of 1 to 100
+   * characters, finite numbers, bigints, booleans or byte arrays of at most
+   * 100 bytes. The store keeps a copy: changing the array later changes nothing.
    */
   prefix?: KvKey;
   /**
@@ -84,9 +88,46 @@ export interface DenoKvStoreOptions {
 }
 
 const DEFAULT_PREFIX: KvKey = ["service-stack"];
+const MAX_PREFIX_PARTS = 8;
+const MAX_PREFIX_PART_LENGTH = 100;
 const DEFAULT_MAX_ATTEMPTS = 100;
 // Sessions deleted per atomic operation by deleteSessions (two mutations each).
 const DELETE_BATCH = 10;
+
+/** Whether `part` is a key part a prefix may hold (Deno KV's types, bounded). */
+function isPrefixPart(part: unknown): boolean {
+  switch (typeof part) {
+    case "string":
+      return part !== "" && part.length <= MAX_PREFIX_PART_LENGTH;
+    case "number":
+      return Number.isFinite(part);
+    case "bigint":
+    case "boolean":
+      return true;
+    default:
+      return part instanceof Uint8Array && part.length <= MAX_PREFIX_PART_LENGTH;
+  }
+}
+
+/** The keys of every entry the store writes: the one place that builds them. */
+interface KeyLayout {
+  session(id: string): KvKey;
+  /** Where a user's list starts: every `user(sub, id)` key of that user. */
+  userList(sub: string): KvKey;
+  user(sub: string, id: string): KvKey;
+  once(key: string): KvKey;
+  hits(key: string): KvKey;
+}
+
+function keyLayout(prefix: KvKey): KeyLayout {
+  return {
+    session: (id) => [...prefix, "session", id],
+    userList: (sub) => [...prefix, "user", sub],
+    user: (sub, id) => [...prefix, "user", sub, id],
+    once: (key) => [...prefix, "once", key],
+    hits: (key) => [...prefix, "hits", key],
+  };
+}
 
 function waitAfterConflict(attempt: number): Promise<void> {
   // A little random spread keeps racing writers from colliding again in lockstep.
@@ -132,16 +173,24 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
     throw new TypeError("kv must be a Deno KV database; expected the result of Deno.openKv().");
   }
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (!Array.isArray(prefix)) {
-    throw new TypeError('prefix must be an array of key parts; expected e.g. ["my-app"].');
+  if (
+    !Array.isArray(prefix) || prefix.length < 1 || prefix.length > MAX_PREFIX_PARTS ||
+    !prefix.every(isPrefixPart)
+  ) {
+    throw new TypeError(
+      `prefix must be 1 to ${MAX_PREFIX_PARTS} key parts (strings of 1 to ` +
+        `${MAX_PREFIX_PART_LENGTH} characters, finite numbers, bigints, booleans or byte arrays ` +
+        `of at most ${MAX_PREFIX_PART_LENGTH} bytes); expected e.g. ["my-app"].`,
+    );
   }
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
     throw new TypeError("maxAttempts must be a whole number above 0; expected e.g. 100.");
   }
-  const sessionKey = (id: string): KvKey => [...prefix, "session", id];
-  const userPrefix = (sub: string): KvKey => [...prefix, "user", sub];
-  const userKey = (sub: string, id: string): KvKey => [...prefix, "user", sub, id];
+  // A copy (byte arrays too): the caller changing its array later must not move the keys.
+  const keys = keyLayout(
+    prefix.map((part) => part instanceof Uint8Array ? part.slice() : part),
+  );
 
   /** Runs an optimistic write until it commits; `attempt` resolves a result or `undefined` to retry. */
   async function retry<T>(attempt: () => Promise<T | undefined>): Promise<T> {
@@ -169,14 +218,14 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
   function deleteSession(id: string): Promise<boolean> {
     checkKey("session id", id);
     return retry(async () => {
-      const entry = await kv.get(sessionKey(id));
+      const entry = await kv.get(keys.session(id));
       if (entry.versionstamp === null) return false;
       // An unreadable entry is deleted too (like Redis DEL), and counts as existing.
       const session = readableSession(entry, id);
       const operation = kv.atomic()
-        .check({ key: sessionKey(id), versionstamp: entry.versionstamp })
-        .delete(sessionKey(id));
-      if (session !== null) operation.delete(userKey(session.sub, id));
+        .check({ key: keys.session(id), versionstamp: entry.versionstamp })
+        .delete(keys.session(id));
+      if (session !== null) operation.delete(keys.user(session.sub, id));
       const { ok } = await operation.commit();
       if (!ok) return undefined;
       return session === null || isActive(session, Date.now());
@@ -192,15 +241,15 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
         return;
       }
       await retry(async () => {
-        const entry = await kv.get(sessionKey(session.id));
+        const entry = await kv.get(keys.session(session.id));
         const operation = kv.atomic()
-          .check({ key: sessionKey(session.id), versionstamp: entry.versionstamp })
-          .set(sessionKey(session.id), session, { expireIn })
-          .set(userKey(session.sub, session.id), session, { expireIn });
+          .check({ key: keys.session(session.id), versionstamp: entry.versionstamp })
+          .set(keys.session(session.id), session, { expireIn })
+          .set(keys.user(session.sub, session.id), session, { expireIn });
         // Moves the session between lists when its user changed; an unreadable entry is replaced.
         const previous = entry.versionstamp === null ? null : readableSession(entry, session.id);
         if (previous !== null && previous.sub !== session.sub) {
-          operation.delete(userKey(previous.sub, session.id));
+          operation.delete(keys.user(previous.sub, session.id));
         }
         const { ok } = await operation.commit();
         return ok ? true : undefined;
@@ -209,7 +258,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
 
     async getSession(id: string): Promise<StoredSession | null> {
       checkKey("session id", id);
-      const entry = await kv.get(sessionKey(id));
+      const entry = await kv.get(keys.session(id));
       if (entry.versionstamp === null) return null;
       const session = readSession(entry.value, { id });
       return isActive(session, Date.now()) ? session : null;
@@ -221,7 +270,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
       checkKey("sub", sub);
       const nowMs = Date.now();
       const sessions: StoredSession[] = [];
-      for await (const entry of kv.list({ prefix: userPrefix(sub) })) {
+      for await (const entry of kv.list({ prefix: keys.userList(sub) })) {
         const id = entry.key.at(-1);
         if (typeof id !== "string") throw corrupt("a session list entry");
         const session = readSession(entry.value, { id, sub });
@@ -234,7 +283,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
       checkKey("sub", sub);
       const nowMs = Date.now();
       const found: StoredSession[] = [];
-      for await (const entry of kv.list({ prefix: userPrefix(sub) })) {
+      for await (const entry of kv.list({ prefix: keys.userList(sub) })) {
         const id = entry.key.at(-1);
         if (typeof id !== "string") throw corrupt("a session list entry");
         found.push(readSession(entry.value, { id, sub }));
@@ -242,7 +291,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
       for (let i = 0; i < found.length; i += DELETE_BATCH) {
         const operation = kv.atomic();
         for (const session of found.slice(i, i + DELETE_BATCH)) {
-          operation.delete(sessionKey(session.id)).delete(userKey(sub, session.id));
+          operation.delete(keys.session(session.id)).delete(keys.user(sub, session.id));
         }
         const { ok } = await operation.commit();
         if (!ok) throw new Error("Deno KV refused a delete without checks; expected it to commit.");
@@ -253,7 +302,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
     async consume(key: string, ttlSeconds: number): Promise<boolean> {
       checkKey("key", key);
       const ttlMs = checkSeconds("ttlSeconds", ttlSeconds);
-      const markKey: KvKey = [...prefix, "once", key];
+      const markKey = keys.once(key);
       return await retry(async () => {
         const nowMs = Date.now();
         const entry = await kv.get(markKey);
@@ -270,7 +319,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
     async hit(key: string, windowSeconds: number): Promise<HitCount> {
       checkKey("key", key);
       const windowMs = checkSeconds("windowSeconds", windowSeconds);
-      const counterKey: KvKey = [...prefix, "hits", key];
+      const counterKey = keys.hits(key);
       return await retry(async () => {
         const nowMs = Date.now();
         const entry = await kv.get(counterKey);
@@ -291,7 +340,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
 
     async hits(key: string): Promise<HitCount | null> {
       checkKey("key", key);
-      const entry = await kv.get([...prefix, "hits", key]);
+      const entry = await kv.get(keys.hits(key));
       if (entry.versionstamp === null) return null;
       const counter = readCounter(entry.value);
       const nowMs = Date.now();
@@ -300,7 +349,7 @@ export function denoKvStore(kv: KvLike, options: DenoKvStoreOptions = {}): Sessi
 
     async resetHits(key: string): Promise<void> {
       checkKey("key", key);
-      await kv.delete([...prefix, "hits", key]);
+      await kv.delete(keys.hits(key));
     },
   };
 }

@@ -1,12 +1,18 @@
 /**
- * `redisStore`: a {@linkcode SessionStore} in Redis, through a node-redis
- * (npm `redis`, v4 or later) or an `ioredis` client the app connects.
+ * `redisStore`: a {@linkcode SessionStore} in Redis or a Redis Cluster,
+ * through a node-redis (npm `redis`, v4 or later) or an `ioredis` client or
+ * cluster client the app connects.
  *
- * Key layout under `prefix` (default `service-stack:`); every key expires:
- * - `<prefix>session:<id>`: the session as JSON, expiring at its `expiresAt`;
- * - `<prefix>user:<sub>`: a sorted set of the user's session ids scored by
- *   their expiry (ms), expiring with the latest of them; stale ids pruned on
- *   every save and list;
+ * Key layout under `prefix` (default `service-stack:`); every key expires,
+ * and every command and script touches exactly one key, passed as its
+ * first key, so that a cluster routes it and different users and sessions
+ * spread over the cluster's slots:
+ * - `<prefix>session:<id>`: the session as JSON (holding its `sub`),
+ *   expiring at its `expiresAt`; a session read is one `GET`;
+ * - `<prefix>user:<sub>`: the user's index, a sorted set of session ids
+ *   scored by their expiry (ms), expiring with the latest of them. It is
+ *   written after the session and cleaned after it: an id whose session is
+ *   gone is pruned when the index is read;
  * - `<prefix>once:<key>`: a one-time mark, expiring after its `ttlSeconds`;
  * - `<prefix>hits:<key>`: a counter, expiring when its window ends.
  *
@@ -25,95 +31,149 @@ import {
 import type { HitCount, SessionStore, StoredSession } from "./types.ts";
 
 /**
- * A connected node-redis client (npm `redis`, v4 or later): the store sends
- * raw commands with `sendCommand([...])`.
+ * A connected node-redis client (npm `redis`, v4 or later, `createClient`):
+ * the store sends raw commands with `sendCommand([...])`.
  */
 export interface NodeRedisClient {
   /** Sends one command, e.g. `["GET", "key"]`, and resolves its reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 
-/** A connected `ioredis` client: the store sends raw commands with `call(...)`. */
+/**
+ * A connected node-redis cluster client (npm `redis`, v4 or later,
+ * `createCluster`): the store sends raw commands with
+ * `sendCommand(firstKey, isReadonly, [...])`, which routes each to the
+ * master that holds its key.
+ */
+export interface NodeRedisClusterClient {
+  /** Sends one command to the master holding `firstKey` and resolves its reply. */
+  sendCommand(
+    firstKey: string | undefined,
+    isReadonly: boolean | undefined,
+    args: string[],
+  ): Promise<unknown>;
+  /** The cluster's masters; its presence tells a cluster client from a single one. */
+  readonly masters: unknown;
+}
+
+/**
+ * A connected `ioredis` client, `Redis` or `Cluster`: the store sends raw
+ * commands with `call(...)`, which a `Cluster` routes by the command's keys.
+ */
 export interface IoRedisClient {
   /** Sends one command, e.g. `call("GET", "key")`, and resolves its reply. */
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
 /** A client {@linkcode redisStore} can talk through. */
-export type RedisClient = NodeRedisClient | IoRedisClient;
+export type RedisClient = NodeRedisClient | NodeRedisClusterClient | IoRedisClient;
 
 /** Options for {@linkcode redisStore}. */
 export interface RedisStoreOptions {
   /**
-   * Starts every key the store writes, so that several apps (or tests) can
-   * share one Redis database. Defaults to `"service-stack:"`. Two prefixes
-   * where one starts with the other may collide.
+   * Starts every key the store writes. Set it when several apps (or tests)
+   * share one Redis, so that none sees another's sessions, marks or
+   * counters; give each app a prefix that is not the start of another's.
+   * Defaults to `"service-stack:"`. 1 to 100 characters, without spaces,
+   * control characters or braces (a `{...}` hash tag would put every key
+   * in one cluster slot).
    */
   prefix?: string;
 }
 
 const DEFAULT_PREFIX = "service-stack:";
+// Printable, no spaces, no braces: a brace would make a Redis Cluster hash tag of the prefix.
+const PREFIX_PATTERN = /^[^\s\p{Cc}{}]{1,100}$/u;
 
-// Saves a session, moves it between user lists if its user changed, prunes
-// the list and gives the list the TTL of its latest session.
-// KEYS: session, user list. ARGV: json, ttl ms, id, expiry ms, now ms, user-list prefix.
+/**
+ * The names of every key the store writes: the one place that builds them. A
+ * new kind of key gets a function here; keys that one script must change
+ * together need a shared hash tag (e.g. `{<sub>}` in both), since a cluster
+ * refuses a script whose keys lie in different slots.
+ */
+interface KeyLayout {
+  session(id: string): string;
+  user(sub: string): string;
+  once(key: string): string;
+  hits(key: string): string;
+}
+
+function keyLayout(prefix: string): KeyLayout {
+  return {
+    session: (id) => `${prefix}session:${id}`,
+    user: (sub) => `${prefix}user:${sub}`,
+    once: (key) => `${prefix}once:${key}`,
+    hits: (key) => `${prefix}hits:${key}`,
+  };
+}
+
+// Every script below touches KEYS[1] only: key names are never built inside a script.
+
+// Writes a session unless the key holds a session of another user: that one is
+// deleted instead and its user returned, so the caller can clean that user's
+// index before writing again (an index never lists a live session of someone else).
+// KEYS: session. ARGV: json, ttl ms, sub.
 const SAVE = `
 local old = redis.call('GET', KEYS[1])
 if old then
   local ok, previous = pcall(cjson.decode, old)
-  if ok and type(previous) == 'table' and type(previous.sub) == 'string' then
-    local oldList = ARGV[6] .. previous.sub
-    if oldList ~= KEYS[2] then redis.call('ZREM', oldList, ARGV[3]) end
+  if ok and type(previous) == 'table' and type(previous.sub) == 'string'
+      and previous.sub ~= ARGV[3] then
+    redis.call('DEL', KEYS[1])
+    return previous.sub
   end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[5])
-local last = redis.call('ZRANGE', KEYS[2], -1, -1, 'WITHSCORES')
-local ttl = math.max(1, math.ceil(tonumber(last[2]) - tonumber(ARGV[5])))
-redis.call('PEXPIRE', KEYS[2], string.format('%d', ttl))
+return false
+`;
+
+// Adds a session id to its user's index, prunes expired ids and gives the
+// index the TTL of its latest session. KEYS: index. ARGV: expiry ms, id, now ms.
+const INDEX = `
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if #last == 0 then return 0 end
+local ttl = math.max(1, math.ceil(tonumber(last[2]) - tonumber(ARGV[3])))
+redis.call('PEXPIRE', KEYS[1], string.format('%d', ttl))
 return 1
 `;
 
-// Deletes one session and its id in its user's list; 1 when it existed.
-// KEYS: session. ARGV: user-list prefix, id.
-const DELETE = `
+// Deletes a key and returns what it held (GETDEL needs Redis 6.2). KEYS: session.
+const TAKE = `
+local old = redis.call('GET', KEYS[1])
+if old then redis.call('DEL', KEYS[1]) end
+return old
+`;
+
+// Deletes a session unless it belongs to another user; 1 when deleted.
+// KEYS: session. ARGV: sub.
+const DELETE_OWN = `
 local old = redis.call('GET', KEYS[1])
 if not old then return 0 end
+local ok, session = pcall(cjson.decode, old)
+if ok and type(session) == 'table' and session.sub ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-local ok, previous = pcall(cjson.decode, old)
-if ok and type(previous) == 'table' and type(previous.sub) == 'string' then
-  redis.call('ZREM', ARGV[1] .. previous.sub, ARGV[2])
-end
 return 1
 `;
 
-// The user's sessions as JSON, pruning ids that expired or whose session is gone.
-// KEYS: user list. ARGV: session prefix, now ms.
-const LIST = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])
-local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-local found = {}
-for _, id in ipairs(ids) do
-  local value = redis.call('GET', ARGV[1] .. id)
-  if value then
-    found[#found + 1] = id
-    found[#found + 1] = value
-  else
-    redis.call('ZREM', KEYS[1], id)
-  end
-end
-return found
+// The ids in a user's index with their scores, after pruning expired ones.
+// KEYS: index. ARGV: now ms.
+const IDS = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
 `;
 
-// Deletes every session in the user's list and the list; how many existed.
-// KEYS: user list. ARGV: session prefix.
-const DELETE_ALL = `
-local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
-local count = 0
-for _, id in ipairs(ids) do count = count + redis.call('DEL', ARGV[1] .. id) end
-redis.call('DEL', KEYS[1])
-return count
+// Removes ids from an index, each only if its score is still the one read
+// (a session saved again since then keeps its entry). KEYS: index. ARGV: id, score, ...
+const PRUNE = `
+local removed = 0
+for i = 1, #ARGV, 2 do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    removed = removed + redis.call('ZREM', KEYS[1], ARGV[i])
+  end
+end
+return removed
 `;
 
 // Reads a counter and its TTL without counting. KEYS: counter.
@@ -135,7 +195,8 @@ end
 return {count, ttl}
 `;
 
-type Command = (args: string[]) => Promise<unknown>;
+/** Sends one command about `key` (its only key); a cluster client routes it by that key. */
+type Command = (key: string, args: string[]) => Promise<unknown>;
 
 /** The one function that talks to Redis, for whichever client was handed over. */
 function commandFor(client: unknown): Command {
@@ -150,17 +211,23 @@ function commandFor(client: unknown): Command {
             "expected the prefix option of redisStore instead.",
         );
       }
+      // A Cluster finds the key of each command itself, EVAL's included.
       const ioredis = client as IoRedisClient;
-      return ([command, ...args]) => ioredis.call(command, ...args);
+      return (_key, [command, ...args]) => ioredis.call(command, ...args);
     }
     if (typeof candidate.sendCommand === "function") {
+      if ("masters" in candidate) {
+        const cluster = client as NodeRedisClusterClient;
+        // Never read-only: a replica may lag behind, and a revoked session must stay revoked.
+        return (key, args) => cluster.sendCommand(key, false, args);
+      }
       const nodeRedis = client as NodeRedisClient;
-      return (args) => nodeRedis.sendCommand(args);
+      return (_key, args) => nodeRedis.sendCommand(args);
     }
   }
   throw new TypeError(
     "client must be a connected Redis client; expected a node-redis client " +
-      "(createClient from npm redis) or an ioredis client.",
+      "(createClient or createCluster from npm redis) or an ioredis Redis or Cluster.",
   );
 }
 
@@ -171,16 +238,47 @@ function integerReply(reply: unknown): number {
   return reply;
 }
 
+/** The `sub` of a session's JSON, or `undefined` when it holds none. */
+function subOf(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const value = JSON.parse(text);
+    return typeof value?.sub === "string" && value.sub !== "" ? value.sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pairs `[id, score, id, score, ...]` from `ZRANGE ... WITHSCORES`. */
+function indexEntries(reply: unknown): { id: string; score: string }[] {
+  if (!Array.isArray(reply) || reply.length % 2 !== 0) throw corrupt("a session list");
+  const entries: { id: string; score: string }[] = [];
+  for (let i = 0; i < reply.length; i += 2) {
+    const [id, score] = [reply[i], reply[i + 1]];
+    // ioredis and node-redis answer RESP2 scores as text; RESP3 ones would be numbers.
+    if (typeof id !== "string" || (typeof score !== "string" && typeof score !== "number")) {
+      throw corrupt("a session list");
+    }
+    entries.push({ id, score: String(score) });
+  }
+  return entries;
+}
+
 /**
  * A {@linkcode SessionStore} in Redis, shared by every instance that uses
- * the same Redis. `client` is a connected node-redis (v4+) or ioredis
- * client; the store sends it raw commands (`GET`, `SET ... NX PX`, `DEL`
- * and small Lua scripts with `EVAL` where several keys change together) and
- * never connects, retries or times out on its own.
+ * the same Redis. `client` is a connected node-redis (v4+) client or
+ * cluster client (`createClient`, `createCluster`) or an ioredis `Redis` or
+ * `Cluster`; the store sends it raw commands (`GET`, `SET ... NX PX`, `DEL`,
+ * `ZREM` and small Lua scripts with `EVAL`), each about one key, and never
+ * connects, retries or times out on its own.
  *
- * A single Redis server (or a primary) is expected, not Redis Cluster: the
- * scripts touch keys they compute. Values read back are checked: a key
- * holding anything the store did not write rejects the call.
+ * On a Redis Cluster every operation works, and keys spread over the
+ * cluster by session id, user and key. A session and its user's index live
+ * in different slots, so saving, revoking and listing change them in
+ * separate steps: the session first, the index after. A session read stays
+ * one `GET`, and a revoked session is gone from its own key before the call
+ * resolves. Values read back are checked: a key holding anything the store
+ * did not write rejects the call.
  *
  * When Redis is away, a call rejects or waits as the client is configured
  * to (node-redis and ioredis both queue commands while reconnecting by
@@ -208,23 +306,49 @@ function integerReply(reply: unknown): number {
  * const store = redisStore(new Redis("redis://127.0.0.1:6379"));
  * console.log(await store.consume("state:abc", 600)); // true
  * ```
+ *
+ * @example On a Redis Cluster
+ * ```ts ignore
+ * import { createCluster } from "redis";
+ * import { Cluster } from "ioredis";
+ * import { redisStore } from "@service-stack/auth/redis";
+ *
+ * const cluster = createCluster({ rootNodes: [{ url: "redis://10.0.0.1:6379" }] });
+ * cluster.on("error", (error) => console.error("redis:", error.message));
+ * await cluster.connect();
+ * const store = redisStore(cluster, { prefix: "my-app:" });
+ * // or: redisStore(new Cluster([{ host: "10.0.0.1", port: 6379 }]), { prefix: "my-app:" })
+ * ```
  */
 export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): SessionStore {
   const command = commandFor(client);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  if (typeof prefix !== "string") {
-    throw new TypeError('prefix must be a string; expected e.g. "my-app:".');
+  if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
+    throw new TypeError(
+      "prefix must be 1 to 100 characters without spaces, control characters or braces; " +
+        'expected e.g. "my-app:".',
+    );
   }
-  const sessionKeys = `${prefix}session:`;
-  const userKeys = `${prefix}user:`;
+  const keys = keyLayout(prefix);
 
-  function script(source: string, keys: string[], args: string[]): Promise<unknown> {
-    return command(["EVAL", source, String(keys.length), ...keys, ...args]);
+  function script(source: string, key: string, args: string[]): Promise<unknown> {
+    return command(key, ["EVAL", source, "1", key, ...args]);
+  }
+
+  /** Prunes index entries whose session is gone, unless saved again since they were read. */
+  async function prune(sub: string, gone: { id: string; score: string }[]): Promise<void> {
+    if (gone.length === 0) return;
+    await script(PRUNE, keys.user(sub), gone.flatMap(({ id, score }) => [id, score]));
   }
 
   async function deleteSession(id: string): Promise<boolean> {
     checkKey("session id", id);
-    return integerReply(await script(DELETE, [sessionKeys + id], [userKeys, id])) === 1;
+    const old = await script(TAKE, keys.session(id), []);
+    if (old === null || old === undefined) return false;
+    // The session is revoked now; its index entry goes after (or is pruned on the next read).
+    const sub = subOf(old);
+    if (sub !== undefined) await command(keys.user(sub), ["ZREM", keys.user(sub), id]);
+    return true;
   }
 
   return {
@@ -236,19 +360,28 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
         await deleteSession(session.id);
         return;
       }
-      await script(SAVE, [sessionKeys + session.id, userKeys + session.sub], [
-        JSON.stringify(session),
-        String(expiresAtMs - nowMs),
-        session.id,
+      const sessionKey = keys.session(session.id);
+      const write = [JSON.stringify(session), String(expiresAtMs - nowMs), session.sub];
+      const moved = await script(SAVE, sessionKey, write);
+      if (typeof moved === "string") {
+        // It belonged to another user: out of that user's index first, then written anew.
+        await command(keys.user(moved), ["ZREM", keys.user(moved), session.id]);
+        const again = await script(SAVE, sessionKey, write);
+        if (again !== null && again !== undefined) {
+          throw new Error("A session changed user while it was saved; expected one writer.");
+        }
+      }
+      // The session first, its index entry after: an index never names a session that was not written.
+      await script(INDEX, keys.user(session.sub), [
         String(expiresAtMs),
+        session.id,
         String(nowMs),
-        userKeys,
       ]);
     },
 
     async getSession(id: string): Promise<StoredSession | null> {
       checkKey("session id", id);
-      const reply = await command(["GET", sessionKeys + id]);
+      const reply = await command(keys.session(id), ["GET", keys.session(id)]);
       if (reply === null) return null;
       const session = parseSession(reply, { id });
       return isActive(session, Date.now()) ? session : null;
@@ -259,25 +392,43 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
     async listSessions(sub: string): Promise<StoredSession[]> {
       checkKey("sub", sub);
       const nowMs = Date.now();
-      const reply = await script(LIST, [userKeys + sub], [sessionKeys, String(nowMs)]);
-      if (!Array.isArray(reply) || reply.length % 2 !== 0) throw corrupt("a session list");
+      const entries = indexEntries(await script(IDS, keys.user(sub), [String(nowMs)]));
+      // Sessions live in slots of their own: one GET each, sent together.
+      const values = await Promise.all(
+        entries.map(({ id }) => command(keys.session(id), ["GET", keys.session(id)])),
+      );
       const sessions: StoredSession[] = [];
-      for (let i = 0; i < reply.length; i += 2) {
-        const session = parseSession(reply[i + 1], { id: reply[i], sub });
+      const gone: { id: string; score: string }[] = [];
+      for (const [i, value] of values.entries()) {
+        if (value === null || value === undefined) {
+          gone.push(entries[i]);
+          continue;
+        }
+        const session = parseSession(value, { id: entries[i].id, sub });
         if (isActive(session, nowMs)) sessions.push(session);
       }
+      await prune(sub, gone);
       return sessions;
     },
 
     async deleteSessions(sub: string): Promise<number> {
       checkKey("sub", sub);
-      return integerReply(await script(DELETE_ALL, [userKeys + sub], [sessionKeys]));
+      const entries = indexEntries(await script(IDS, keys.user(sub), [String(Date.now())]));
+      // Every session first (each only if still this user's), the index entries after.
+      const deleted = await Promise.all(
+        entries.map(({ id }) => script(DELETE_OWN, keys.session(id), [sub])),
+      );
+      if (entries.length > 0) {
+        await command(keys.user(sub), ["ZREM", keys.user(sub), ...entries.map(({ id }) => id)]);
+      }
+      return deleted.reduce<number>((count, reply) => count + integerReply(reply), 0);
     },
 
     async consume(key: string, ttlSeconds: number): Promise<boolean> {
       checkKey("key", key);
       const ttlMs = checkSeconds("ttlSeconds", ttlSeconds);
-      const reply = await command(["SET", `${prefix}once:${key}`, "1", "PX", String(ttlMs), "NX"]);
+      const mark = keys.once(key);
+      const reply = await command(mark, ["SET", mark, "1", "PX", String(ttlMs), "NX"]);
       if (reply !== "OK" && reply !== null) {
         throw new Error("Redis answered SET NX with something else; expected OK or nil.");
       }
@@ -287,14 +438,14 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
     async hit(key: string, windowSeconds: number): Promise<HitCount> {
       checkKey("key", key);
       const windowMs = checkSeconds("windowSeconds", windowSeconds);
-      const reply = await script(HIT, [`${prefix}hits:${key}`], [String(windowMs)]);
+      const reply = await script(HIT, keys.hits(key), [String(windowMs)]);
       if (!Array.isArray(reply) || reply.length !== 2) throw corrupt("a hit counter");
       return hitCount(integerReply(reply[0]), integerReply(reply[1]));
     },
 
     async hits(key: string): Promise<HitCount | null> {
       checkKey("key", key);
-      const reply = await script(HITS, [`${prefix}hits:${key}`], []);
+      const reply = await script(HITS, keys.hits(key), []);
       if (reply === null || reply === undefined) return null;
       if (!Array.isArray(reply) || reply.length !== 2) throw corrupt("a hit counter");
       const ttl = integerReply(reply[1]);
@@ -303,7 +454,7 @@ export function redisStore(client: RedisClient, options: RedisStoreOptions = {})
 
     async resetHits(key: string): Promise<void> {
       checkKey("key", key);
-      await command(["DEL", `${prefix}hits:${key}`]);
+      await command(keys.hits(key), ["DEL", keys.hits(key)]);
     },
   };
 }

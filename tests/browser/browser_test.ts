@@ -173,6 +173,7 @@ Deno.test({
           sub: "mock-grace",
           name: "Grace Hopper",
           email: "grace@example.com",
+          emailVerified: true,
         });
         assert.match((await deviceRows(page, 1))[0], /This device/);
 

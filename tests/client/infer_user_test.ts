@@ -1,3 +1,4 @@
+// deno-lint-ignore-file require-await -- async hooks without await are the case under test.
 import assert from "node:assert/strict";
 import { createAuthClient } from "../../client.ts";
 import type { AuthClient, AuthResult, InferUser, Session, User } from "../../client.ts";
@@ -104,4 +105,91 @@ Deno.test("InferUser follows identity.schema even when authorize returns fewer f
   // @ts-expect-error The user type is no longer the fewer fields authorize returns.
   const fromAuthorize: Equal<InferUser<typeof auth>, { sub: string }> = true;
   assert.deepEqual([inferred, fromAuthorize], [true, true]);
+});
+
+// A hook may return a literal the schema allows (tsc 5 widened it to string through NoInfer).
+interface RoleUser extends User {
+  role: "admin" | "member";
+}
+
+const roleSchema = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "test",
+    validate: (value: unknown) => ({ value: value as RoleUser }),
+    types: undefined as unknown as { input: unknown; output: RoleUser },
+  },
+};
+
+const ROLE_CONFIG = {
+  oauth: [],
+  secret: "test-secret-0123456789abcdef-0123456789abcdef",
+  env: {},
+  logger: false as const,
+  identity: { schema: roleSchema },
+};
+
+Deno.test("authorize and onCreateUser may return a schema-valid literal, sync or async", () => {
+  const asyncHooks = realCreateAuth({
+    ...ROLE_CONFIG,
+    credentials: { authorize: async () => ({ sub: "1", role: "admin" }) },
+    signUp: { onCreateUser: async () => ({ sub: "2", role: "member" }) },
+  });
+  const syncHooks = realCreateAuth({
+    ...ROLE_CONFIG,
+    credentials: { authorize: () => ({ sub: "1", role: "admin" }) },
+    signUp: { onCreateUser: (payload) => ({ sub: String(payload.id), role: "member" }) },
+  });
+  const inferred: Equal<InferUser<typeof asyncHooks>, RoleUser> = true;
+  const inferredSync: Equal<InferUser<typeof syncHooks>, RoleUser> = true;
+  assert.deepEqual([inferred, inferredSync], [true, true]);
+});
+
+Deno.test("callbacks.signIn may return a schema-valid literal, with or without parameters", () => {
+  const withUser = realCreateAuth({
+    ...ROLE_CONFIG,
+    callbacks: { signIn: async ({ user }) => ({ ...user, role: "admin" }) },
+  });
+  const constant = realCreateAuth({
+    ...ROLE_CONFIG,
+    callbacks: { signIn: () => ({ sub: "1", role: "member" }) },
+  });
+  const inferred: Equal<InferUser<typeof withUser>, RoleUser> = true;
+  const inferredConstant: Equal<InferUser<typeof constant>, RoleUser> = true;
+  assert.deepEqual([inferred, inferredConstant], [true, true]);
+});
+
+Deno.test("a literal the schema does not allow is a type error in every hook", () => {
+  const make = () => [
+    realCreateAuth({
+      ...ROLE_CONFIG,
+      // @ts-expect-error "owner" is not a role of the schema.
+      credentials: { authorize: async () => ({ sub: "1", role: "owner" }) },
+    }),
+    realCreateAuth({
+      ...ROLE_CONFIG,
+      // @ts-expect-error "owner" is not a role of the schema.
+      signUp: { onCreateUser: () => ({ sub: "1", role: "owner" }) },
+    }),
+    realCreateAuth({
+      ...ROLE_CONFIG,
+      // @ts-expect-error "owner" is not a role of the schema.
+      callbacks: { signIn: async ({ user }) => ({ ...user, role: "owner" }) },
+    }),
+  ];
+  assert.equal(typeof make, "function");
+});
+
+Deno.test("without a schema, authorize may still return extra fields of any type", () => {
+  const auth = realCreateAuth({
+    oauth: [],
+    secret: "test-secret-0123456789abcdef-0123456789abcdef",
+    env: {},
+    logger: false,
+    credentials: {
+      authorize: async () => ({ sub: "1", createdAt: new Date(), tags: ["a"], hash: "x" }),
+    },
+  });
+  const inferred: Equal<InferUser<typeof auth>, User> = true;
+  assert.equal(inferred, true);
 });

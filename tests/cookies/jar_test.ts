@@ -48,6 +48,9 @@ Deno.test("the prefix option changes every cookie name", () => {
       "app.code_verifier",
       "app.redirect_to",
       "app.redirect_uri",
+      "app.email_flow",
+      "app.passkey_challenge",
+      "app.two_factor",
     ],
   );
   assert.equal(https.sessionToken.name, "__Host-app.session_token");

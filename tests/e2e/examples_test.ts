@@ -100,7 +100,11 @@ Deno.test("demo: prints a fresh random password for the demo user, which signs i
     body: { username: "demo", password },
   });
   assert.equal(response.status, 200);
-  assert.deepEqual((await response.json()).user, { sub: "user-demo", name: "Demo User" });
+  assert.deepEqual((await response.json()).user, {
+    sub: "user-demo",
+    name: "Demo User",
+    email: "demo@example.com",
+  });
 });
 
 Deno.test("demo: a wrong password and an unknown username both get 401 access_denied", async () => {
@@ -112,6 +116,30 @@ Deno.test("demo: a wrong password and an unknown username both get 401 access_de
     assert.equal(response.status, 401, username);
     assert.equal((await response.json()).error, "access_denied");
   }
+});
+
+Deno.test("demo: an unknown username costs the same PBKDF2 derivation as a wrong password", async () => {
+  const { client } = await demoApp();
+  const derived: Record<string, number[]> = {};
+  const subtle = crypto.subtle as unknown as Record<string, unknown>;
+  const original = crypto.subtle.deriveBits;
+  for (const username of ["demo", "nobody"]) {
+    const iterations: number[] = (derived[username] = []);
+    subtle.deriveBits = (algorithm: Pbkdf2Params, key: CryptoKey, length: number) => {
+      if (algorithm.name === "PBKDF2") iterations.push(algorithm.iterations);
+      return original.call(crypto.subtle, algorithm, key, length);
+    };
+    try {
+      const response = await mutate(client, `${ORIGIN}/auth/signIn/credentials`, {
+        body: { username, password: "not-the-password" },
+      });
+      assert.equal(response.status, 401, username);
+      await response.body?.cancel();
+    } finally {
+      delete subtle.deriveBits;
+    }
+  }
+  assert.deepEqual(derived, { demo: [600_000], nobody: [600_000] });
 });
 
 Deno.test("demo: sign-up refuses invalid fields with 400 naming each one, quoting no value", async () => {
@@ -165,6 +193,7 @@ Deno.test("demo: OAuth sign-in through the in-process mock provider lands on the
     sub: "mock-ada",
     name: "Ada Lovelace",
     email: "ada@example.com",
+    emailVerified: true,
   });
 });
 

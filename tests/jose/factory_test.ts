@@ -193,6 +193,47 @@ Deno.test("encryptJWE and decryptJWE carry a string, with cty when given", async
   assert.equal(await jose.decryptJWE(await jose.encryptJWE("é€")), "é€");
 });
 
+Deno.test("encryptJWE writes no typ: its content is text, not a JWT", async () => {
+  for (const purpose of ["session", "csrf", "oauth-flow"] as const) {
+    for (const mode of ["sealed", "encrypted"] as const) {
+      const jose = createJose(SECRET, { purpose, mode });
+      const header = headerOf(await jose.encryptJWE("x", { cty: "text/plain" }));
+      assert.deepEqual(header, { alg: "dir", enc: "A256GCM", kid: header.kid, cty: "text/plain" });
+      assert.equal(headerOf(await jose.encryptJWE("x")).typ, undefined);
+    }
+  }
+});
+
+Deno.test("encryptJWE output never passes decodeJWT as an encrypted-mode token", async () => {
+  const jose = createJose(SECRET, { mode: "encrypted" });
+  const forged = await jose.encryptJWE(JSON.stringify({ sub: "admin", exp: 4102444800 }));
+  await assert.rejects(jose.decodeJWT(forged), { code: "ERR_JOSE_TYP_MISMATCH" });
+});
+
+Deno.test("decryptJWE reads a JWE without typ, and one with a typ (older encryptJWE output)", async () => {
+  const jose = createJose(SECRET);
+  const keys = await documentedKeys(SECRET, "session");
+  for (const typ of [undefined, "JWT", "JOSE"]) {
+    const header = { alg: "dir" as const, enc: "A256GCM" as const, ...(typ ? { typ } : {}) };
+    const token = await encryptCompactJWE("text", keys.encrypt, header);
+    assert.equal(await jose.decryptJWE(token), "text");
+  }
+});
+
+Deno.test("decodeJWT still refuses a token whose typ is missing or of another purpose", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const encrypted = createJose(SECRET, { mode: "encrypted" });
+  const claims = JSON.stringify({ sub: "a", exp: 4102444800 });
+  const untyped = await encryptCompactJWE(claims, keys.encrypt, { alg: "dir", enc: "A256GCM" });
+  await assert.rejects(encrypted.decodeJWT(untyped), { code: "ERR_JOSE_TYP_MISMATCH" });
+  const csrf = await encryptCompactJWE(claims, keys.encrypt, {
+    alg: "dir",
+    enc: "A256GCM",
+    typ: "csrf+jwt",
+  });
+  await assert.rejects(encrypted.decodeJWT(csrf), { code: "ERR_JOSE_TYP_MISMATCH" });
+});
+
 Deno.test("decryptJWE refuses a cty other than the one asked for, and a cty when none is asked", async () => {
   const jose = createJose(SECRET);
   await assert.rejects(jose.decryptJWE(await jose.encryptJWE("x", { cty: "a" }), { cty: "b" }), {

@@ -14,7 +14,14 @@ import { countSubtle } from "./_subtle.ts";
 import { headerOf } from "./_tokens.ts";
 
 const SECRET = "a-secret-that-is-long-enough-for-every-purpose";
-const PURPOSES: TokenPurpose[] = ["session", "csrf", "oauth-flow"];
+const PURPOSES: TokenPurpose[] = [
+  "session",
+  "csrf",
+  "oauth-flow",
+  "email",
+  "two-factor",
+  "passkey",
+];
 const RSA = { modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
 const decoder = new TextDecoder();
 
@@ -29,6 +36,9 @@ function josesFor(key: JWTKey, mode: JWTMode): Record<TokenPurpose, Jose> {
     session: joseForPurpose(key, { purpose: "session", mode }),
     csrf: joseForPurpose(key, { purpose: "csrf", mode }),
     "oauth-flow": joseForPurpose(key, { purpose: "oauth-flow", mode }),
+    email: joseForPurpose(key, { purpose: "email", mode }),
+    "two-factor": joseForPurpose(key, { purpose: "two-factor", mode }),
+    passkey: joseForPurpose(key, { purpose: "passkey", mode }),
   };
 }
 
@@ -41,13 +51,27 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
     "a string secret",
     () => Promise.resolve(SECRET),
     "sealed",
-    { session: "sealed", csrf: "signed", "oauth-flow": "sealed" },
+    {
+      session: "sealed",
+      csrf: "signed",
+      "oauth-flow": "sealed",
+      email: "sealed",
+      "two-factor": "sealed",
+      passkey: "sealed",
+    },
   ],
   [
     "a string secret in encrypted mode",
     () => Promise.resolve(SECRET),
     "encrypted",
-    { session: "encrypted", csrf: "signed", "oauth-flow": "sealed" },
+    {
+      session: "encrypted",
+      csrf: "signed",
+      "oauth-flow": "sealed",
+      email: "sealed",
+      "two-factor": "sealed",
+      passkey: "sealed",
+    },
   ],
   [
     "a { sign, encrypt } CryptoSecret",
@@ -59,21 +83,42 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       ]),
     }),
     "sealed",
-    { session: "sealed", csrf: "signed", "oauth-flow": "sealed" },
+    {
+      session: "sealed",
+      csrf: "signed",
+      "oauth-flow": "sealed",
+      email: "sealed",
+      "two-factor": "sealed",
+      passkey: "sealed",
+    },
   ],
   [
     "one AES-GCM key",
     () =>
       crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]),
     "encrypted",
-    { session: "encrypted", csrf: "encrypted", "oauth-flow": "encrypted" },
+    {
+      session: "encrypted",
+      csrf: "encrypted",
+      "oauth-flow": "encrypted",
+      email: "encrypted",
+      "two-factor": "encrypted",
+      passkey: "encrypted",
+    },
   ],
   [
     "one AES-KW key",
     () =>
       crypto.subtle.generateKey({ name: "AES-KW", length: 128 }, false, ["wrapKey", "unwrapKey"]),
     "encrypted",
-    { session: "encrypted", csrf: "encrypted", "oauth-flow": "encrypted" },
+    {
+      session: "encrypted",
+      csrf: "encrypted",
+      "oauth-flow": "encrypted",
+      email: "encrypted",
+      "two-factor": "encrypted",
+      passkey: "encrypted",
+    },
   ],
   [
     "one RSA-OAEP pair",
@@ -83,19 +128,40 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
         "decrypt",
       ]),
     "encrypted",
-    { session: "encrypted", csrf: "encrypted", "oauth-flow": "encrypted" },
+    {
+      session: "encrypted",
+      csrf: "encrypted",
+      "oauth-flow": "encrypted",
+      email: "encrypted",
+      "two-factor": "encrypted",
+      passkey: "encrypted",
+    },
   ],
   [
     "one ECDH pair",
     () => crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]),
     "encrypted",
-    { session: "encrypted", csrf: "encrypted", "oauth-flow": "encrypted" },
+    {
+      session: "encrypted",
+      csrf: "encrypted",
+      "oauth-flow": "encrypted",
+      email: "encrypted",
+      "two-factor": "encrypted",
+      passkey: "encrypted",
+    },
   ],
   [
     "one HMAC key",
     hmacKey,
     "signed",
-    { session: "signed", csrf: "signed", "oauth-flow": "sealed" },
+    {
+      session: "signed",
+      csrf: "signed",
+      "oauth-flow": "sealed",
+      email: "sealed",
+      "two-factor": "sealed",
+      passkey: "sealed",
+    },
   ],
   [
     "one Ed25519 pair",
@@ -104,14 +170,28 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
         CryptoKeyPair
       >,
     "signed",
-    { session: "signed", csrf: "signed", "oauth-flow": "signed" },
+    {
+      session: "signed",
+      csrf: "signed",
+      "oauth-flow": "signed",
+      email: "signed",
+      "two-factor": "signed",
+      passkey: "signed",
+    },
   ],
   [
     "one ECDSA pair",
     () =>
       crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]),
     "signed",
-    { session: "signed", csrf: "signed", "oauth-flow": "signed" },
+    {
+      session: "signed",
+      csrf: "signed",
+      "oauth-flow": "signed",
+      email: "signed",
+      "two-factor": "signed",
+      passkey: "signed",
+    },
   ],
   [
     "one RSASSA-PKCS1-v1_5 pair",
@@ -121,7 +201,14 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
         "verify",
       ]),
     "signed",
-    { session: "signed", csrf: "signed", "oauth-flow": "signed" },
+    {
+      session: "signed",
+      csrf: "signed",
+      "oauth-flow": "signed",
+      email: "signed",
+      "two-factor": "signed",
+      passkey: "signed",
+    },
   ],
 ];
 

@@ -205,6 +205,39 @@ Deno.test("encryptJWE output decrypts with jose, and jose's JWE with decryptJWE"
   assert.equal(await ours.decryptJWE(theirs), "from jose");
 });
 
+Deno.test("encryptJWE writes no typ, and jose decrypts it with and without cty", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const ours = createJose(SECRET);
+  for (const cty of [undefined, "text/plain"]) {
+    const token = await ours.encryptJWE("plain text", cty === undefined ? undefined : { cty });
+    const result = await jose.compactDecrypt(token, keys.encrypt);
+    assert.equal(decoder.decode(result.plaintext), "plain text");
+    assert.equal(result.protectedHeader.typ, undefined);
+    assert.equal(result.protectedHeader.cty, cty);
+  }
+});
+
+for (const typ of [undefined, "JOSE", "application/example+jwe"]) {
+  Deno.test(`decryptJWE reads jose's CompactEncrypt output with typ ${typ}`, async () => {
+    const keys = await documentedKeys(SECRET, "session");
+    const header = { alg: "dir", enc: "A256GCM", ...(typ === undefined ? {} : { typ }) };
+    const theirs = await new jose.CompactEncrypt(encoder.encode("from jose"))
+      .setProtectedHeader(header)
+      .encrypt(keys.encrypt);
+    assert.equal(await createJose(SECRET).decryptJWE(theirs), "from jose");
+  });
+}
+
+Deno.test("decryptJWE reads a jose JWE with cty when asked for it, and refuses it otherwise", async () => {
+  const keys = await documentedKeys(SECRET, "session");
+  const theirs = await new jose.CompactEncrypt(encoder.encode("<p>hi</p>"))
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM", cty: "text/html" })
+    .encrypt(keys.encrypt);
+  const ours = createJose(SECRET);
+  assert.equal(await ours.decryptJWE(theirs, { cty: "text/html" }), "<p>hi</p>");
+  await assert.rejects(ours.decryptJWE(theirs), { code: "ERR_JOSE_TYP_MISMATCH" });
+});
+
 // RFC 7519 A.2: a Nested JWT's outer JWE says what it holds with cty "JWT" and has no typ.
 
 /** A JWT signed then encrypted by jose as RFC 7519 A.2 nests it: cty "JWT", no outer typ. */

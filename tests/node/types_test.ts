@@ -46,6 +46,36 @@ const client = createAuthClient({ headers: { "x-app": "shop" }, cache: "no-store
 const session: Promise<Session | null> = client.getSession();
 const jose = createJose("y".repeat(43));
 void [session, jose];
+
+// A hook returns a literal its identity schema allows; a literal it does not is an error.
+interface RoleUser { sub: string; role: "admin" | "member" }
+const roles = {
+  "~standard": {
+    version: 1 as const,
+    vendor: "app",
+    validate: (value: unknown) => ({ value: value as RoleUser }),
+    types: undefined as unknown as { input: unknown; output: RoleUser },
+  },
+};
+const typed = createAuth({
+  oauth: [],
+  secret: "x".repeat(43),
+  identity: { schema: roles },
+  credentials: { authorize: async () => ({ sub: "1", role: "admin" }) },
+  signUp: { onCreateUser: () => ({ sub: "2", role: "member" }) },
+  callbacks: { signIn: async ({ user }) => ({ ...user, role: "admin" }) },
+});
+const role: Promise<"admin" | "member" | undefined> = typed.api
+  .getSession(new Request("http://x"))
+  .then((found) => found?.user.role);
+createAuth({
+  oauth: [],
+  secret: "x".repeat(43),
+  identity: { schema: roles },
+  // @ts-expect-error "owner" is not a role of the schema.
+  credentials: { authorize: async () => ({ sub: "1", role: "owner" }) },
+});
+void role;
 `;
 
 interface TscResult {

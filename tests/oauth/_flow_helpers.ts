@@ -201,6 +201,15 @@ export function assertFlowCookiesCleared(response: Response): void {
   }
 }
 
+/** Asserts that the response neither clears nor sets any flow cookie: the flow stays as it was. */
+export function assertFlowCookiesKept(response: Response): void {
+  const touched = new Set([...clearedCookies(response), ...setCookies(response).keys()]);
+  for (const line of response.headers.getSetCookie()) touched.add(line.slice(0, line.indexOf("=")));
+  for (const name of FLOW_COOKIES) {
+    assert.ok(!touched.has(name) && !touched.has(`__Host-${name}`), `${name} is touched`);
+  }
+}
+
 /** `GET /auth/session` with the browser's cookies. */
 export function getSession(browser: Browser): Promise<Response> {
   return browser.get("/auth/session");

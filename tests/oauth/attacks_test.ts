@@ -3,12 +3,14 @@
 // open redirects, provider error responses, iss, expired or changed flow
 // cookies. Driven through the handlers as functions with `mock.fetch`.
 import assert from "node:assert/strict";
-import { createAuth } from "../../mod.ts";
+import { createAuth, memoryStore } from "../../mod.ts";
 import { createMockProvider, type MockProvider } from "../../testing.ts";
 import {
   assertBadRequest,
   assertErrorRedirect,
   assertFlowCookiesCleared,
+  assertFlowCookiesKept,
+  assertNoSession,
   authorizeAt,
   Browser,
   Clock,
@@ -81,24 +83,49 @@ Deno.test("the state of an earlier flow is refused once a new flow started", asy
   assert.equal(tokenRequests(mock), 0);
 });
 
-Deno.test("replaying a completed callback URL in the same browser answers 400", async () => {
+Deno.test("replaying a completed callback URL in a signed-out browser answers 400", async () => {
   const { mock, browser } = setupMock();
   const callback = await pendingCallback(browser, mock);
   assert.equal((await browser.get(pathOf(callback))).headers.get("Location"), "/home");
+  browser.cookies.delete(SESSION_COOKIE);
   const replay = await browser.get(pathOf(callback));
   await assertBadRequest(replay);
   assert.equal(tokenRequests(mock), 1);
 });
 
-Deno.test("replaying a callback with its saved flow cookies fails: the code is single-use", async () => {
+Deno.test("replaying a completed callback URL in the signed-in browser goes on to / and signs nothing in", async () => {
+  const { mock, browser } = setupMock();
+  const callback = await pendingCallback(browser, mock);
+  assert.equal((await browser.get(pathOf(callback))).headers.get("Location"), "/home");
+  const session = browser.cookies.get(SESSION_COOKIE);
+  // Back to the old callback URL: the flow is gone, the session is not.
+  const replay = await browser.get(pathOf(callback));
+  assert.equal(replay.status, 302);
+  assert.equal(replay.headers.get("Location"), "/");
+  assertNoSession(replay);
+  assert.equal(browser.cookies.get(SESSION_COOKIE), session);
+  assert.equal(tokenRequests(mock), 1);
+});
+
+Deno.test("a forged session cookie does not count as signed in at a stale callback", async () => {
+  const { mock, browser } = setupMock();
+  const callback = await pendingCallback(browser, mock);
+  assert.equal((await browser.get(pathOf(callback))).headers.get("Location"), "/home");
+  browser.cookies.set(SESSION_COOKIE, `${browser.cookies.get(SESSION_COOKIE)}x`);
+  await assertBadRequest(await browser.get(pathOf(callback)));
+});
+
+Deno.test("replaying a callback with its saved flow cookies fails: the state is single-use, without a store too", async () => {
   const { auth, mock, browser } = setupMock();
   const callback = await pendingCallback(browser, mock);
   const savedCookies = browser.cookieHeader();
-  await browser.get(pathOf(callback));
+  assert.equal((await browser.get(pathOf(callback))).headers.get("Location"), "/home");
   const attacker = new Browser(auth.handlers.ALL);
   const replay = await attacker.get(pathOf(callback), { Cookie: savedCookies });
-  assertErrorRedirect(replay, "/home", "invalid_grant");
+  assertErrorRedirect(replay, "/home", "invalid_request");
   assert.equal(attacker.cookies.has(SESSION_COOKIE), false);
+  // Refused before the provider is asked: its single-use code is not the only guard.
+  assert.equal(tokenRequests(mock), 1);
 });
 
 Deno.test("a callback with a repeated state parameter is refused", async () => {
@@ -150,13 +177,16 @@ function twoProviders() {
   return { a, b, auth, browser: new Browser(auth.handlers.ALL) };
 }
 
-Deno.test("flow cookies from provider a are refused at provider b's callback", async () => {
+Deno.test("flow cookies from provider a are refused at provider b's callback, and left to a's flow", async () => {
   const { a, b, browser } = twoProviders();
   const callback = await pendingCallback(browser, a);
   const response = await browser.get(`/auth/callback/b${callback.search}`);
   await assertBadRequest(response);
-  assertFlowCookiesCleared(response);
+  assertFlowCookiesKept(response);
   assert.equal(tokenRequests(a) + tokenRequests(b), 0);
+  // a's own callback still completes.
+  assert.equal((await browser.get(pathOf(callback))).headers.get("Location"), "/home");
+  assert.ok(browser.cookies.has(SESSION_COOKIE));
 });
 
 Deno.test("provider b's callback values are refused with provider a's flow cookies", async () => {
@@ -242,6 +272,8 @@ Deno.test("a session token pasted as the state cookie is refused at the callback
   const session = browser.cookies.get(SESSION_COOKIE)!;
   const callback = await pendingCallback(browser, mock);
   browser.cookies.set("service-stack.state", session);
+  // Signed out: a signed-in browser would be sent on to / whatever its flow cookies.
+  browser.cookies.delete(SESSION_COOKIE);
   const response = await browser.get(pathOf(callback));
   await assertBadRequest(response);
 });
@@ -522,7 +554,8 @@ Deno.test("flow cookies 9 minutes old still complete the flow", async () => {
   assert.ok(setCookies(response).has(SESSION_COOKIE));
 });
 
-// Flow cookies are cleared on every outcome
+// Flow cookies are cleared on every outcome of a response that answers the flow (its state),
+// and left alone by one that does not: any site can send a browser to the callback.
 
 const OUTCOMES: Record<string, (browser: Browser, mock: MockProvider) => Promise<Response>> = {
   "succeeds": async (browser, mock) => browser.get(pathOf(await pendingCallback(browser, mock))),
@@ -532,43 +565,87 @@ const OUTCOMES: Record<string, (browser: Browser, mock: MockProvider) => Promise
     callback.searchParams.set("error", "access_denied");
     return browser.get(pathOf(callback));
   },
-  "has a forged state": async (browser, mock) =>
-    browser.get(withParam(await pendingCallback(browser, mock), "state", "forged")),
-  "has no state": async (browser, mock) =>
-    browser.get(withParam(await pendingCallback(browser, mock), "state", null)),
   "has a wrong iss": async (browser, mock) =>
     browser.get(withParam(await pendingCallback(browser, mock), "iss", "https://evil.example")),
   "fails at the token endpoint": async (browser, mock) => {
     const callback = await pendingCallback(browser, mock);
     return browser.get(withParam(callback, "code", "unknown-code"));
   },
-  "has no flow cookies": async (browser, mock) =>
-    browser.get(pathOf(await pendingCallback(browser, mock)), { Cookie: "" }),
-  "has a forged flow cookie": async (browser, mock) => {
+  "is replayed (the state is used up)": async (browser, mock) => {
     const callback = await pendingCallback(browser, mock);
-    browser.cookies.set("service-stack.redirect_to", "forged");
-    return browser.get(pathOf(callback));
+    const cookies = browser.cookieHeader();
+    await browser.get(pathOf(callback));
+    return browser.get(pathOf(callback), { Cookie: cookies });
   },
-  "is for another provider": async (browser, mock) =>
-    browser.get(`/auth/callback/other${(await pendingCallback(browser, mock)).search}`),
 };
+
+function twoProviderBrowser(store = false) {
+  const mock = createMockProvider();
+  const other = createMockProvider({ id: "other", baseURL: "http://other.localhost" });
+  const auth = createAuth({
+    oauth: [mock.provider, other.provider],
+    secret: SECRET,
+    logger: false,
+    fetch: fetchByOrigin({ [mock.issuer]: mock.fetch, [other.issuer]: other.fetch }),
+    ...(store ? { session: { store: memoryStore() } } : {}),
+  });
+  return { mock, browser: new Browser(auth.handlers.ALL) };
+}
 
 for (const [outcome, run] of Object.entries(OUTCOMES)) {
   Deno.test(`flow cookies are cleared when the callback ${outcome}`, async () => {
-    const mock = createMockProvider();
-    const other = createMockProvider({ id: "other", baseURL: "http://other.localhost" });
-    const auth = createAuth({
-      oauth: [mock.provider, other.provider],
-      secret: SECRET,
-      logger: false,
-      fetch: fetchByOrigin({ [mock.issuer]: mock.fetch, [other.issuer]: other.fetch }),
-    });
-    const browser = new Browser(auth.handlers.ALL);
+    const { mock, browser } = twoProviderBrowser(true);
     const response = await run(browser, mock);
     assertFlowCookiesCleared(response);
     for (const name of FLOW_COOKIES) assert.equal(browser.cookies.has(name), false, name);
   });
 }
+
+/** Callbacks that do not answer the flow in progress; `forged` is sent before the real one. */
+const FOREIGN: Record<string, (callback: URL) => string> = {
+  "has a forged state": (callback) => withParam(callback, "state", "forged"),
+  "has no state": (callback) => withParam(callback, "state", null),
+  "has the state twice": (callback) =>
+    `${pathOf(callback)}&state=${callback.searchParams.get("state")}`,
+  "is for another provider": (callback) => `/auth/callback/other${callback.search}`,
+  "has another state and a provider error": (callback) =>
+    `${callback.pathname}?state=forged&error=access_denied`,
+};
+
+for (const [outcome, forge] of Object.entries(FOREIGN)) {
+  Deno.test(`flow cookies are left alone when the callback ${outcome}, and the real one still signs in`, async () => {
+    // With a store too: a foreign callback must not use up the flow's state either.
+    for (const store of [false, true]) {
+      const { mock, browser } = twoProviderBrowser(store);
+      const callback = await pendingCallback(browser, mock);
+      const forged = await browser.get(forge(callback));
+      assert.notEqual(forged.status, 500);
+      assertNoSession(forged);
+      assertFlowCookiesKept(forged);
+      const real = await browser.get(pathOf(callback));
+      assert.equal(real.headers.get("Location"), "/home", `store: ${store}`);
+      assert.ok(setCookies(real).has(SESSION_COOKIE));
+      assertFlowCookiesCleared(real);
+    }
+  });
+}
+
+Deno.test("a callback without any flow cookies sets and clears no flow cookie", async () => {
+  const { mock, browser } = twoProviderBrowser();
+  const response = await browser.get(pathOf(await pendingCallback(browser, mock)), { Cookie: "" });
+  await assertBadRequest(response);
+  assertFlowCookiesKept(response);
+});
+
+Deno.test("a callback with a forged flow cookie is refused and clears nothing", async () => {
+  const { mock, browser } = twoProviderBrowser();
+  const callback = await pendingCallback(browser, mock);
+  browser.cookies.set("service-stack.redirect_to", "forged");
+  const response = await browser.get(pathOf(callback));
+  await assertBadRequest(response);
+  assertFlowCookiesKept(response);
+  assert.equal(tokenRequests(mock), 0);
+});
 
 // Query parameters of /signIn never reach the provider
 

@@ -41,6 +41,7 @@ Deno.test("a completed flow redirects to redirectTo and the session holds the mo
     sub: "mock-user-1",
     name: "Ada Lovelace",
     email: "ada@example.com",
+    emailVerified: true,
     image: "https://example.com/avatars/ada.png",
   });
   assert.ok(Date.parse(body.expires) > Date.now());

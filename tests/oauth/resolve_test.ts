@@ -2,7 +2,12 @@
 // env credentials, overrides, custom provider validation, and the
 // authorization URL each provider produces.
 import assert from "node:assert/strict";
-import { type AuthConfig, createAuth, type OAuthProviderEntry } from "../../mod.ts";
+import {
+  type AuthConfig,
+  createAuth,
+  type OAuthProviderCredentials,
+  type OAuthProviderEntry,
+} from "../../mod.ts";
 import {
   Browser,
   FAKE,
@@ -194,6 +199,34 @@ Deno.test("a custom provider without scope is refused", () => {
   invalid(rest, /scope/);
 });
 
+Deno.test("a provider with an issuer and an endpoint given by hand still needs a scope", () => {
+  const { scope: _, ...rest } = FAKE;
+  invalid(
+    { ...rest, issuer: "https://fake.example" },
+    /needs a string "scope" when its endpoints are given by hand; expected/,
+  );
+  const { authorizeURL: __, accessToken: ___, ...userInfoOnly } = rest;
+  invalid({ ...userInfoOnly, issuer: "https://fake.example" }, /scope/);
+});
+
+Deno.test("the type of a provider with endpoints by hand still requires scope", () => {
+  const { scope: _, ...rest } = FAKE;
+  // @ts-expect-error scope is required once endpoints are given by hand.
+  const entry: OAuthProviderCredentials = { ...rest };
+  invalid(entry as unknown as Record<string, unknown>, /scope/);
+});
+
+Deno.test("an issuer-only provider's scope, when given, must be a string", () => {
+  invalid({
+    id: "idp",
+    name: "IdP",
+    issuer: "https://id.example",
+    scope: 1,
+    clientId: "c",
+    clientSecret: "s",
+  }, /scope/);
+});
+
 Deno.test("a custom provider without id is refused", () => {
   const { id: _, ...rest } = FAKE;
   invalid(rest, /provider id/);
@@ -367,7 +400,7 @@ Deno.test("over https the redirect_uri is https and flow cookies are __Host- and
   }
 });
 
-Deno.test("redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is on", async () => {
+Deno.test('redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is "x-forwarded"', async () => {
   const headers = { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
   const plain = make([FAKE]);
   const ignored = await plain.handlers.GET(
@@ -377,7 +410,16 @@ Deno.test("redirect_uri ignores X-Forwarded-Host unless trustedProxyHeaders is o
     new URL(ignored.headers.get("Location")!).searchParams.get("redirect_uri"),
     `${ORIGIN}/auth/callback/fake`,
   );
-  const proxied = make([FAKE], { trustedProxyHeaders: true });
+  // `true` never reads X-Forwarded-Host: a proxy may set only X-Forwarded-Proto.
+  const unnamed = make([FAKE], { trustedProxyHeaders: true });
+  const protoOnly = await unnamed.handlers.GET(
+    new Request(`${ORIGIN}/auth/signIn/fake`, { headers }),
+  );
+  assert.equal(
+    new URL(protoOnly.headers.get("Location")!).searchParams.get("redirect_uri"),
+    "https://localhost:8000/auth/callback/fake",
+  );
+  const proxied = make([FAKE], { trustedProxyHeaders: "x-forwarded" });
   const used = await proxied.handlers.GET(new Request(`${ORIGIN}/auth/signIn/fake`, { headers }));
   assert.equal(
     new URL(used.headers.get("Location")!).searchParams.get("redirect_uri"),

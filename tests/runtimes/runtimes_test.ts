@@ -156,6 +156,7 @@ for (const target of TARGETS) {
         sub: "mock-grace",
         name: "Grace Hopper",
         email: "grace@example.com",
+        emailVerified: true,
       });
 
       // Update the name; the new session cookie carries it.
@@ -186,7 +187,11 @@ for (const target of TARGETS) {
         body: { username: "demo", password },
       });
       assert.equal(signedIn.status, 200);
-      assert.deepEqual((await signedIn.json()).user, { sub: "user-demo", name: "Demo User" });
+      assert.deepEqual((await signedIn.json()).user, {
+        sub: "user-demo",
+        name: "Demo User",
+        email: "demo@example.com",
+      });
       // Each cookie arrives as its own Set-Cookie line, Expires dates (with commas) intact.
       const cookies = signedIn.headers.getSetCookie();
       assert.ok(cookies.some((line) => line.startsWith("service-stack.session_token=")));

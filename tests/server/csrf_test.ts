@@ -2,6 +2,8 @@
 // and CORS checks that run before it.
 import assert from "node:assert/strict";
 import { createAuth } from "../../mod.ts";
+import { contextOf } from "../../src/create_auth.ts";
+import { createHandler } from "../../src/handler.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../src/jose/base64url.ts";
 import { assertError, Browser, Clock, makeAuth, ORIGIN } from "./_helpers.ts";
 
@@ -191,6 +193,72 @@ Deno.test("CSRF: every mutating route requires it", async () => {
 });
 
 // --- Origin and CORS --------------------------------------------------------------
+
+/** A POST whose body sends its first bytes and then never ends. */
+function stalledPost(path: string, type: string, headers: Record<string, string>): Request {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(
+        new TextEncoder().encode(type.includes("json") ? '{"user":' : "csrfToken="),
+      );
+    },
+  });
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": type, ...headers },
+    body,
+  });
+}
+
+/** Rejects when `promise` has not settled within `ms`: a held response fails the test. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("CSRF: a form post with no CSRF cookie is 403 at once, before its never-ending body", async () => {
+  const auth = makeAuth();
+  for (
+    const path of ["/auth/signIn/credentials", "/auth/signOut", "/auth/signUp", "/auth/session"]
+  ) {
+    for (const headers of [{}, { "X-CSRF-Token": "forged" }] as Record<string, string>[]) {
+      const request = stalledPost(path, "application/x-www-form-urlencoded", headers);
+      // The default 10 s body deadline never comes into play: the answer is immediate.
+      await assertError(await within(1_000, auth.handlers.ALL(request)), 403, "invalid_csrf_token");
+    }
+  }
+});
+
+Deno.test("CSRF: with the cookie, a body that never ends is answered 408 after the body deadline", async () => {
+  const auth = makeAuth();
+  const browser = new Browser(auth.handlers.ALL);
+  const token = await browser.csrf();
+  const cookie = browser.cookieHeader();
+  const handler = createHandler({ ...contextOf(auth), bodyTimeoutMs: 50 });
+  const cases = [
+    // The form body is read first to find its csrfToken field.
+    stalledPost("/auth/signIn/credentials", "application/x-www-form-urlencoded", {
+      Cookie: cookie,
+    }),
+    // The header passes the CSRF check; the route's own body read stalls.
+    stalledPost("/auth/signIn/credentials", "application/json", {
+      Cookie: cookie,
+      "X-CSRF-Token": token,
+    }),
+  ];
+  for (const request of cases) {
+    const started = performance.now();
+    await assertError(await within(1_000, handler(request)), 408, "invalid_request");
+    assert.ok(performance.now() - started < 1_000);
+  }
+});
 
 Deno.test("Origin: an untrusted Origin is refused with 403 access_denied before the CSRF check", async () => {
   const auth = makeAuth({ trustedOrigins: [TRUSTED] });

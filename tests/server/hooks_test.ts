@@ -3,6 +3,9 @@
 import assert from "node:assert/strict";
 import { AuthError, type LogEntry } from "../../mod.ts";
 import { createMockProvider } from "../../testing.ts";
+import { EVENT_TIMEOUT_MS } from "../../src/config/hooks.ts";
+import { contextOf } from "../../src/create_auth.ts";
+import { createHandler } from "../../src/handler.ts";
 import { ADA, assertError, Browser, makeAuth } from "./_helpers.ts";
 
 async function oauthSignIn(
@@ -148,6 +151,88 @@ Deno.test("events: a throwing handler is logged and the response is unchanged", 
   assert.equal(response.status, 200);
   assert.ok(entries.some((entry) => entry.message === "events.signIn threw"));
   assert.ok(!JSON.stringify(entries).includes("secret-detail"));
+});
+
+/** Rejects when `promise` has not settled within `ms`: a hanging response fails the test, never stalls it. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("events: a handler that never finishes holds neither sign-in nor sign-out past the bound", async () => {
+  const entries: LogEntry[] = [];
+  const never = () => new Promise<void>(() => {});
+  const auth = makeAuth({
+    events: { signIn: never, signOut: never },
+    logger: { level: "warn", log: (entry: LogEntry) => entries.push(entry) },
+  });
+  // The same instance with a short bound, so the test stays fast.
+  const browser = new Browser(createHandler({ ...contextOf(auth), eventTimeoutMs: 50 }));
+  const started = performance.now();
+  const signedIn = await within(1_000, browser.signIn());
+  assert.equal(signedIn.status, 200);
+  assert.equal((await signedIn.json()).user.sub, ADA.sub);
+  const signedOut = await within(
+    1_000,
+    browser.fetch("POST", "/auth/signOut", { headers: { "X-CSRF-Token": await browser.csrf() } }),
+  );
+  assert.equal(signedOut.status, 200);
+  assert.deepEqual(await signedOut.json(), { ok: true });
+  assert.ok(performance.now() - started < 1_000);
+  const late = entries.filter((entry) => entry.level === "warn" && entry.details?.event);
+  assert.deepEqual(late.map((entry) => entry.details?.event), ["signIn", "signOut"]);
+  assert.match(late[0].message, /^events\.signIn did not finish in time/);
+  // The event's payload (user, request) never reaches the log.
+  assert.ok(!JSON.stringify(entries).includes(ADA.email!));
+});
+
+Deno.test("events: a handler that fails after the bound is still logged and ignored", async () => {
+  const entries: LogEntry[] = [];
+  let fail: (error: Error) => void = () => {};
+  const auth = makeAuth({
+    events: { signIn: () => new Promise<void>((_, reject) => fail = reject) },
+    logger: { level: "warn", log: (entry: LogEntry) => entries.push(entry) },
+  });
+  const browser = new Browser(createHandler({ ...contextOf(auth), eventTimeoutMs: 20 }));
+  const response = await within(1_000, browser.signIn());
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+  fail(new Error("audit sink down"));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(entries.map((entry) => entry.message), [
+    "events.signIn did not finish in time; the response went on",
+    "events.signIn threw",
+  ]);
+});
+
+Deno.test("events: a handler that finishes within the bound is awaited and nothing is logged", async () => {
+  const entries: LogEntry[] = [];
+  const order: string[] = [];
+  const auth = makeAuth({
+    events: {
+      signIn: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push("event");
+      },
+    },
+    logger: { level: "debug", log: (entry: LogEntry) => entries.push(entry) },
+  });
+  const response = await new Browser(auth.handlers.ALL).signIn();
+  order.push("response");
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+  assert.deepEqual(order, ["event", "response"]);
+  assert.ok(!entries.some((entry) => entry.message.startsWith("events.")));
+  // The default bound: about a second and a half.
+  assert.equal(contextOf(auth).eventTimeoutMs, EVENT_TIMEOUT_MS);
+  assert.ok(EVENT_TIMEOUT_MS >= 1_000 && EVENT_TIMEOUT_MS <= 2_000);
 });
 
 Deno.test("config: callbacks and events are checked at createAuth", () => {

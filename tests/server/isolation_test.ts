@@ -33,14 +33,18 @@ const A = { auth: instance("alpha", SECRET_A, "a-user"), prefix: "alpha", sub: "
 const B = { auth: instance("beta", SECRET_B, "b-user"), prefix: "beta", sub: "b-user" };
 
 /** One browser's journey; returns a description of what went wrong, or null. */
-async function journey(which: typeof A, secure: boolean): Promise<string | null> {
+async function journey(
+  which: typeof A,
+  secure: boolean,
+  username: string,
+): Promise<string | null> {
   const expected = names(which.prefix, secure);
   const browser = new Browser(which.auth.handlers.ALL, secure ? HTTPS_ORIGIN : ORIGIN);
   const csrf = await browser.fetch("GET", "/auth/csrfToken");
   if (setCookieNames(csrf).join() !== expected.csrf) return `csrf cookie ${setCookieNames(csrf)}`;
   const token = browser.cookies.get(expected.csrf)!;
   const signIn = await browser.fetch("POST", "/auth/signIn/credentials", {
-    json: { username: "u", password: "p" },
+    json: { username, password: "p" },
     headers: { "X-CSRF-Token": token },
   });
   const signInNames = setCookieNames(signIn).join();
@@ -63,7 +67,8 @@ async function journey(which: typeof A, secure: boolean): Promise<string | null>
 Deno.test("isolation: 200 interleaved journeys on two instances over HTTP and HTTPS stay apart", async () => {
   const jobs: Promise<string | null>[] = [];
   for (let i = 0; i < 200; i++) {
-    jobs.push(journey(i % 2 === 0 ? A : B, (i >> 1) % 2 === 0));
+    // A username each: attempts in flight count toward the throttle, even successful ones.
+    jobs.push(journey(i % 2 === 0 ? A : B, (i >> 1) % 2 === 0, `user-${i}`));
   }
   const failures = (await Promise.all(jobs)).filter((failure) => failure !== null);
   assert.deepEqual(failures, []);

@@ -420,3 +420,45 @@ Deno.test("logging: a refused sign-in names the client address only behind trust
     assert.equal(refused.details?.client, trusted ? "203.0.113.7" : undefined);
   }
 });
+
+Deno.test("logging: an error's name stays readable while token-like values are redacted", async () => {
+  const { createLogger } = await import("../../src/logger.ts");
+  const entries: LogEntry[] = [];
+  const logger = createLogger({ log: (entry) => entries.push(entry) }, { debug: false });
+  const token = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+  const key = "0123456789abcdef0123456789abcdef";
+  class MaxRetriesPerRequestError extends Error {
+    override name = "MaxRetriesPerRequestError";
+  }
+  // As the store guard logs it: the name in the details.
+  logger.log("error", "session store call failed", {
+    error: "MaxRetriesPerRequestError",
+    key,
+  });
+  // As logger.error logs it: the name in the message, beside a message quoting a token.
+  logger.error("store failed", new MaxRetriesPerRequestError(`retried with ${token}`));
+  logger.log("error", `DOMException and TypeError beside ${key}`);
+  assert.equal(entries[0].details?.error, "MaxRetriesPerRequestError");
+  assert.equal(entries[0].details?.key, "[redacted]");
+  assert.equal(
+    entries[1].message,
+    "store failed: MaxRetriesPerRequestError: retried with [redacted]",
+  );
+  assert.equal(entries[2].message, "DOMException and TypeError beside [redacted]");
+  const text = JSON.stringify(entries);
+  assert.ok(!text.includes(token) && !text.includes(key), text);
+});
+
+Deno.test("logging: a value that merely ends in Error is still redacted when it is token-like", async () => {
+  const { redact } = await import("../../src/logger.ts");
+  // Not an error class's name: digits first, underscores, or a lower-case start.
+  for (
+    const value of [
+      "4f9c2b7e1d0a8c3b5e6f7a9dError",
+      "abc_def_ghi_jkl_mno_pqrError",
+      "xq7Zp2Lm9Kt4Wv8Rs1NbError",
+    ]
+  ) {
+    assert.equal(redact(`seen ${value}`), "seen [redacted]", value);
+  }
+});

@@ -39,6 +39,31 @@ Deno.test("rotation: env SECRET plus PREVIOUS_SECRETS reads tokens of every list
   assert.equal((await sessionOf(auth, oldCookie))?.user.sub, "user-1");
 });
 
+Deno.test("a configured secret is the whole key list: env PREVIOUS_SECRETS is not read", async () => {
+  const oldCookie = await cookieFrom(makeAuth({ secret: SECRET }));
+  const env = { AUTH_SECRET: SECRET, AUTH_PREVIOUS_SECRETS: SECRET, PREVIOUS_SECRETS: SECRET };
+  assert.equal(await sessionOf(makeAuth({ secret: NEW, env }), oldCookie), null);
+  assert.equal(await sessionOf(makeAuth({ secret: [NEW], env }), oldCookie), null);
+  // The same env without a configured secret reads it.
+  const fromEnv = makeAuth({ secret: undefined, env: { ...env, AUTH_SECRET: NEW } });
+  assert.equal((await sessionOf(fromEnv, oldCookie))?.user.sub, "user-1");
+});
+
+Deno.test("a configured secret wins over env SECRET: tokens of the env secret are not read", async () => {
+  const envCookie = await cookieFrom(makeAuth({ secret: undefined, env: { AUTH_SECRET: SECRET } }));
+  const auth = makeAuth({ secret: NEW, env: { AUTH_SECRET: SECRET } });
+  assert.equal(await sessionOf(auth, envCookie), null);
+  const newCookie = await cookieFrom(auth);
+  assert.equal((await sessionOf(makeAuth({ secret: NEW }), newCookie))?.user.sub, "user-1");
+});
+
+Deno.test("a configured secret that is too short throws even when env has a valid one", () => {
+  assert.throws(
+    () => makeAuth({ secret: "short", env: { AUTH_SECRET: SECRET } }),
+    (error: unknown) => error instanceof TypeError && /secret is invalid/.test(error.message),
+  );
+});
+
 Deno.test("rotation: a dropped secret's sessions are no longer read", async () => {
   const oldCookie = await cookieFrom(makeAuth({ secret: SECRET }));
   assert.equal(await sessionOf(makeAuth({ secret: [NEW] }), oldCookie), null);

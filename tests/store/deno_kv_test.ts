@@ -229,3 +229,71 @@ Deno.test("deno kv: denoKvStore refuses what is not a database and a bad prefix"
   assert.throws(() => denoKvStore(kv, { prefix: "app" as unknown as string[] }), TypeError);
   assert.throws(() => denoKvStore(kv, { maxAttempts: 0 }), TypeError);
 });
+
+Deno.test("deno kv: denoKvStore refuses a prefix that is not 1 to 8 bounded key parts", () => {
+  const kv = { get() {}, list() {}, atomic() {}, delete() {} } as unknown as KvLike;
+  const bad: unknown[] = [
+    [],
+    [""],
+    ["x".repeat(101)],
+    [NaN],
+    [Infinity],
+    [{}],
+    [null],
+    [undefined],
+    [["nested"]],
+    ["app", Symbol("part")],
+    [new Uint8Array(101)],
+    Array(9).fill("app"),
+  ];
+  for (const [i, prefix] of bad.entries()) {
+    assert.throws(() => denoKvStore(kv, { prefix: prefix as KvKey }), TypeError, `#${i}`);
+  }
+  for (const prefix of [["a"], ["x".repeat(100)], ["app", 1, 2n, true, new Uint8Array([1])]]) {
+    denoKvStore(kv, { prefix });
+  }
+});
+
+Deno.test("deno kv: two apps with their own prefixes on one database share nothing", async () => {
+  const h = await openHarness();
+  try {
+    const blog = denoKvStore(h.kv);
+    const shop = denoKvStore(h.kv, { prefix: ["shop"] });
+    await blog.saveSession(session("s1", "user-1"));
+    await shop.saveSession(session("s1", "user-2"));
+    await shop.saveSession(session("s2", "user-1"));
+    assert.equal((await blog.getSession("s1"))?.sub, "user-1");
+    assert.equal((await shop.getSession("s1"))?.sub, "user-2");
+    assert.deepEqual((await blog.listSessions("user-1")).map((s) => s.id), ["s1"]);
+    assert.equal(await shop.deleteSessions("user-1"), 1);
+    assert.equal((await blog.getSession("s1"))?.sub, "user-1");
+    assert.equal(await blog.consume("state-1", 60), true);
+    assert.equal(await shop.consume("state-1", 60), true);
+    await blog.hit("user-1", 60);
+    await blog.hit("user-1", 60);
+    assert.equal(await shop.hits("user-1"), null);
+    assert.equal((await shop.hit("user-1", 60)).count, 1);
+    await shop.resetHits("user-1");
+    assert.equal((await blog.hits("user-1"))?.count, 2);
+    for await (const entry of h.kv.list({ prefix: [] })) {
+      assert.ok(["service-stack", "shop"].includes(entry.key[0] as string), String(entry.key));
+    }
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("deno kv: changing the prefix array after creating the store moves no key", async () => {
+  const h = await openHarness();
+  try {
+    const prefix = ["shop"];
+    const store = denoKvStore(h.kv, { prefix });
+    await store.saveSession(session("s1", "user-1"));
+    prefix[0] = "blog";
+    assert.equal((await store.getSession("s1"))?.id, "s1");
+    assert.equal(await store.consume("state-1", 60), true);
+    assert.equal((await h.kv.get(["shop", "once", "state-1"])).versionstamp !== null, true);
+  } finally {
+    await h.close();
+  }
+});

@@ -402,7 +402,55 @@ Deno.test("redis: redisStore refuses an ioredis client with a keyPrefix", () => 
   client.disconnect();
 });
 
-Deno.test("redis: redisStore refuses a prefix that is not a string", () => {
+Deno.test("redis: redisStore refuses a prefix that is empty, long, spaced or a hash tag", () => {
   const client = { sendCommand: () => Promise.resolve(null) };
-  assert.throws(() => redisStore(client, { prefix: 5 as unknown as string }), TypeError);
+  const bad: unknown[] = [
+    5,
+    "",
+    "x".repeat(101),
+    "my app:",
+    "app:\n",
+    "app\u0000:",
+    // A hash tag would put every key of the store in one cluster slot.
+    "{app}:",
+    "app{1}:",
+    "app}:",
+  ];
+  for (const [i, prefix] of bad.entries()) {
+    assert.throws(() => redisStore(client, { prefix: prefix as string }), TypeError, `#${i}`);
+  }
+  for (const prefix of ["my-app:", "a", "x".repeat(100), "app:v2|auth:", "appé:"]) {
+    redisStore(client, { prefix });
+  }
+});
+
+Deno.test({
+  name: "redis: two apps with their own prefixes on one server share nothing",
+  ignore: noRedis,
+  fn: () =>
+    withRedis(nodeRedis, async ({ raw, store }) => {
+      const blog = store();
+      const shop = store("shop:");
+      await blog.saveSession(session("s1", "user-1"));
+      await shop.saveSession(session("s1", "user-2"));
+      await shop.saveSession(session("s2", "user-1"));
+      assert.equal((await blog.getSession("s1"))?.sub, "user-1");
+      assert.equal((await shop.getSession("s1"))?.sub, "user-2");
+      assert.deepEqual((await blog.listSessions("user-1")).map((s) => s.id), ["s1"]);
+      assert.equal(await shop.deleteSessions("user-1"), 1);
+      assert.equal((await blog.getSession("s1"))?.sub, "user-1");
+      assert.equal(await blog.consume("state-1", 60), true);
+      assert.equal(await shop.consume("state-1", 60), true);
+      await blog.hit("user-1", 60);
+      await blog.hit("user-1", 60);
+      assert.equal(await shop.hits("user-1"), null);
+      assert.equal((await shop.hit("user-1", 60)).count, 1);
+      await shop.resetHits("user-1");
+      assert.equal((await blog.hits("user-1"))?.count, 2);
+      const keys = await scanKeys(raw, "");
+      assert.ok(keys.length > 0);
+      for (const key of keys) {
+        assert.ok(key.startsWith(PREFIX) || key.startsWith("shop:"), key);
+      }
+    }),
 });

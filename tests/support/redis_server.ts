@@ -3,6 +3,9 @@
  * `REDIS_SERVER_BIN`) on a free loopback port, with no persistence and no
  * config file. It can be stopped and started again on the same port, so that
  * tests can take Redis away under a connected client and bring it back.
+ * {@linkcode startRedisCluster} joins several into a Redis Cluster with
+ * `redis-cli --cluster create` (`redis-cli` beside `redis-server`, or
+ * `REDIS_CLI_BIN`).
  *
  * @module
  */
@@ -16,6 +19,10 @@ export interface StartRedisServerOptions {
   binary?: string;
   /** How long to wait for the server to answer `PING`; defaults to 10 s. */
   timeoutMs?: number;
+  /** Picks the port to try (again after a failed start); defaults to any free port. */
+  pickPort?: () => number;
+  /** More `redis-server` arguments, e.g. `["--cluster-enabled", "yes"]`. */
+  args?: string[];
 }
 
 /** A running `redis-server`; `await using` stops it and removes its folder. */
@@ -103,7 +110,8 @@ export async function startRedisServer(
   const dir = await Deno.makeTempDir({ prefix: "redis_server_" });
   folders.add(dir);
   const logFile = `${dir}/redis.log`;
-  let port = freePort();
+  const pickPort = options.pickPort ?? freePort;
+  let port = pickPort();
   let child: Deno.ChildProcess | undefined;
 
   async function stop(): Promise<void> {
@@ -148,6 +156,7 @@ export async function startRedisServer(
         logFile,
         "--loglevel",
         "warning",
+        ...(options.args ?? []),
       ],
       cwd: dir,
       stdin: "null",
@@ -181,7 +190,7 @@ export async function startRedisServer(
         folders.delete(dir);
         throw error;
       }
-      port = freePort();
+      port = pickPort();
     }
   }
 
@@ -195,6 +204,215 @@ export async function startRedisServer(
       await stop();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
       folders.delete(dir);
+    },
+  };
+}
+
+/** Options for {@linkcode startRedisCluster}. */
+export interface StartRedisClusterOptions {
+  /** How many masters (no replicas); defaults to 3, the fewest Redis accepts. */
+  masters?: number;
+  /** The `redis-server` binary; defaults to `REDIS_SERVER_BIN`. */
+  binary?: string;
+  /** The `redis-cli` binary; defaults to {@linkcode redisCliPath}. */
+  cli?: string;
+  /** How long to wait for the cluster to report `cluster_state:ok`; defaults to 20 s. */
+  timeoutMs?: number;
+}
+
+/** A running Redis Cluster of masters on loopback; `await using` stops every node. */
+export interface RedisCluster extends AsyncDisposable {
+  /** The nodes, each a {@linkcode RedisServer} with its own port (its bus on port + 10000). */
+  nodes: RedisServer[];
+  /** Runs `redis-cli -p <port> <args>` against one node and resolves its output. */
+  cli(port: number, args: string[]): Promise<string>;
+  /** Deletes every key on every node. */
+  flush(): Promise<void>;
+  /** Stops every node. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The `redis-cli` binary: `REDIS_CLI_BIN`, else the one beside
+ * `REDIS_SERVER_BIN`; `undefined` when neither exists.
+ *
+ * @example
+ * ```ts ignore
+ * const cli = redisCliPath(); // "/usr/bin/redis-cli"
+ * ```
+ */
+export function redisCliPath(): string | undefined {
+  const server = toolPath("redis-server");
+  const candidates = [
+    Deno.env.get("REDIS_CLI_BIN"),
+    server === undefined ? undefined : server.replace(/redis-server$/, "redis-cli"),
+  ];
+  for (const path of candidates) {
+    if (path === undefined || path === "") continue;
+    try {
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // Not there: try the next one.
+    }
+  }
+  return undefined;
+}
+
+let clusterToolsReported = false;
+
+/**
+ * Says whether Redis Cluster tests must be ignored (no `redis-server` or no
+ * `redis-cli`), printing one `skipped:` line with the reason the first time.
+ *
+ * @example
+ * ```ts ignore
+ * Deno.test({ name: "cluster", ignore: missingClusterTools(), fn: async () => {} });
+ * ```
+ */
+export function missingClusterTools(): boolean {
+  const server = toolPath("redis-server");
+  const cli = redisCliPath();
+  if (server !== undefined && cli !== undefined) return false;
+  if (!clusterToolsReported) {
+    clusterToolsReported = true;
+    console.log(
+      server === undefined
+        ? "skipped: no redis-server for the Redis Cluster tests (REDIS_SERVER_BIN is unset; run `deno task setup`)"
+        : "skipped: no redis-cli for the Redis Cluster tests (none beside REDIS_SERVER_BIN and REDIS_CLI_BIN is unset)",
+    );
+  }
+  return true;
+}
+
+// A cluster node also listens on port + 10000 (the cluster bus), which must be free too.
+const BUS_OFFSET = 10_000;
+
+/** Whether nothing listens on `port` of 127.0.0.1 right now. */
+function portIsFree(port: number): boolean {
+  try {
+    Deno.listen({ hostname: "127.0.0.1", port }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A free loopback port whose bus port (port + 10000) is free as well. */
+export function freeClusterPort(): number {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * (65_535 - BUS_OFFSET - 20_000));
+    if (portIsFree(port) && portIsFree(port + BUS_OFFSET)) return port;
+  }
+  throw new Error("No free pair of loopback ports found; expected port and port + 10000 free.");
+}
+
+async function run(binary: string, args: string[], timeoutMs = 10_000): Promise<string> {
+  const child = new Deno.Command(binary, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(timeoutMs),
+  }).spawn();
+  const { code, stdout, stderr } = await child.output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  if (code !== 0) {
+    throw new Error(
+      `${binary} ${args.join(" ")} exited with ${code}; expected 0. Output:\n${text}`,
+    );
+  }
+  return text;
+}
+
+/**
+ * Starts a Redis Cluster of `masters` nodes on free loopback ports (each
+ * with its bus port free too), joins them with `redis-cli --cluster create
+ * ... --cluster-replicas 0 --cluster-yes` and resolves once every node
+ * reports `cluster_state:ok` and knows every other. A failure on the way
+ * stops whatever had started.
+ *
+ * @example
+ * ```ts ignore
+ * await using cluster = await startRedisCluster();
+ * const client = await createCluster({
+ *   rootNodes: cluster.nodes.map((node) => ({ url: node.url })),
+ * }).connect();
+ * ```
+ */
+export async function startRedisCluster(
+  options: StartRedisClusterOptions = {},
+): Promise<RedisCluster> {
+  const cli = options.cli ?? redisCliPath();
+  if (cli === undefined) {
+    throw new Error(
+      "redis-cli is not available; expected it beside redis-server or in REDIS_CLI_BIN.",
+    );
+  }
+  const masters = options.masters ?? 3;
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const nodes: RedisServer[] = [];
+
+  const cliAt = (port: number, args: string[]) =>
+    run(cli, ["-h", "127.0.0.1", "-p", String(port), ...args]);
+  async function stop(): Promise<void> {
+    await Promise.all(nodes.map((node) => node[Symbol.asyncDispose]()));
+  }
+
+  try {
+    for (let i = 0; i < masters; i++) {
+      nodes.push(
+        await startRedisServer({
+          binary: options.binary,
+          pickPort: freeClusterPort,
+          args: [
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            "--cluster-node-timeout",
+            "5000",
+          ],
+        }),
+      );
+    }
+    await run(cli, [
+      "--cluster",
+      "create",
+      ...nodes.map((node) => `127.0.0.1:${node.port}`),
+      "--cluster-replicas",
+      "0",
+      "--cluster-yes",
+    ], timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    for (const node of nodes) {
+      for (;;) {
+        const info = await cliAt(node.port, ["CLUSTER", "INFO"]);
+        if (
+          info.includes("cluster_state:ok") && info.includes(`cluster_known_nodes:${masters}`) &&
+          info.includes("cluster_slots_ok:16384")
+        ) {
+          break;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`The cluster did not become ready; expected cluster_state:ok.\n${info}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  return {
+    nodes,
+    cli: cliAt,
+    async flush() {
+      await Promise.all(nodes.map((node) => cliAt(node.port, ["FLUSHALL"])));
+    },
+    stop,
+    async [Symbol.asyncDispose]() {
+      await stop();
     },
   };
 }

@@ -123,6 +123,15 @@ export function resolveOptions(options: MockProviderOptions): MockSettings {
   };
   checkClient(settings);
   checkUsers(settings.users);
+  if (options.warn !== undefined && typeof options.warn !== "function") {
+    throw new TypeError("Invalid warn option: expected a function.");
+  }
+  if (!isLoopback(base.hostname)) {
+    // Said at creation, so once per mock: a mock on a public host signs anyone in as its users.
+    (options.warn ?? console.warn)(
+      `WARNING: createMockProvider: baseURL ${base.origin} is not a loopback host, so anyone who can reach this mock can sign in as any of its users; expected a loopback host (e.g. http://mock-oauth.localhost) and the mock only in tests and local development, never in production.`,
+    );
+  }
   return settings;
 }
 

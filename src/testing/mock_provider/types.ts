@@ -174,6 +174,12 @@ export interface MockProviderOptions {
    * `*.localhost`, `127.0.0.1`, `[::1]`); with `oidc: false` any http(s) URL.
    */
   baseURL?: string;
+  /**
+   * Receives the mock's warnings (one, at creation, when `baseURL` is not on
+   * a loopback host: whoever reaches such a mock can sign in as any of its
+   * users); default `console.warn`.
+   */
+  warn?: (message: string) => void;
   /** Provider id for `createAuth`; default `"mock"`. */
   id?: string;
   /** The only known client id; default `"mock-client-id"`. */

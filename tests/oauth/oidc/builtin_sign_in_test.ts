@@ -172,6 +172,7 @@ Deno.test("apple: the form_post answer signs in from the ID token alone, no user
   assert.deepEqual(await sessionUser(flow.browser), {
     sub: "001234.abcdef.1234",
     email: "x1@privaterelay.appleid.com",
+    emailVerified: true,
   });
   assert.deepEqual(flow.calls.map((call) => new URL(call.url).pathname), [
     "/auth/token",
@@ -197,6 +198,7 @@ Deno.test("apple: the name posted on the first sign-in is mapped; the posted ema
     sub: "001234.abcdef.1234",
     name: "Ada Lovelace",
     email: "x1@privaterelay.appleid.com",
+    emailVerified: true,
   });
 });
 
@@ -220,6 +222,7 @@ Deno.test("apple: a posted user that is no JSON object, too large or unusable ad
     assert.deepEqual(await sessionUser(flow.browser), {
       sub: "001234.abcdef.1234",
       email: "x1@privaterelay.appleid.com",
+      emailVerified: true,
     }, user.slice(0, 40));
   }
 });
@@ -233,6 +236,7 @@ Deno.test("apple: a user parameter in a GET callback's query is never read", asy
   assert.deepEqual(await sessionUser(flow.browser), {
     sub: "001234.abcdef.1234",
     email: "x1@privaterelay.appleid.com",
+    emailVerified: true,
   });
 });
 
@@ -407,6 +411,7 @@ Deno.test("linkedin: no nonce is sent and a token without one signs in", async (
     sub: "782bbtaQ",
     name: "John Doe",
     email: "doe@example.com",
+    emailVerified: true,
   });
 });
 

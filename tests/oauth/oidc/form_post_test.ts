@@ -3,9 +3,12 @@
 // (state is its CSRF check), only for form_post providers; their flow cookies
 // are SameSite=None over HTTPS so the cross-site POST carries them.
 import assert from "node:assert/strict";
-import { type AuthConfig, createAuth } from "../../../mod.ts";
+import { type AuthConfig, createAuth, memoryStore } from "../../../mod.ts";
+import { contextOf } from "../../../src/create_auth.ts";
+import { createHandler } from "../../../src/handler.ts";
 import { createMockProvider, type MockProvider } from "../../../testing.ts";
 import {
+  assertFlowCookiesKept,
   assertNoSession,
   clearedCookies,
   postedForm,
@@ -22,7 +25,7 @@ interface Setup {
   cookies: Map<string, string>;
 }
 
-function setup(options: { baseURL?: string; extra?: object[] } = {}): Setup {
+function setup(options: { baseURL?: string; extra?: object[]; store?: boolean } = {}): Setup {
   const mock = createMockProvider();
   const auth = createAuth({
     oauth: [{ ...mock.provider, responseMode: "form_post" }, ...options.extra ?? []],
@@ -30,6 +33,7 @@ function setup(options: { baseURL?: string; extra?: object[] } = {}): Setup {
     logger: false,
     fetch: mock.fetch,
     baseURL: options.baseURL ?? APP,
+    ...(options.store ? { session: { store: memoryStore() } } : {}),
   } as AuthConfig);
   return { mock, auth, cookies: new Map() };
 }
@@ -167,6 +171,55 @@ Deno.test("a POST whose state is not the flow's lands on the error redirect", as
   fields.set("state", "forged-state-forged-state-forged-state-forge");
   assertErrorLanding(await post(s, fields, { origin: "https://evil.example" }), "invalid_request");
   assert.equal(s.mock.requests.filter((r) => r.endpoint === "token").length, 0);
+});
+
+Deno.test("a forged cross-site POST with another state leaves the flow alone: the real POST still signs in", async () => {
+  for (const store of [false, true]) {
+    const s = setup({ store });
+    const fields = await authorize(s, await start(s));
+    for (
+      const forged of [
+        new URLSearchParams({ state: "forged-state-forged-state-forged-state-forge", code: "x" }),
+        new URLSearchParams({ state: "forged", error: "access_denied" }),
+        new URLSearchParams({ code: "x" }),
+      ]
+    ) {
+      const response = await post(s, forged, { origin: "https://evil.example" });
+      assertErrorLanding(response, "invalid_request");
+      assertFlowCookiesKept(response);
+    }
+    const real = await post(s, fields);
+    assertSignedIn(real);
+    for (const name of s.cookies.keys()) assert.ok(clearedCookies(real).has(name), name);
+  }
+});
+
+Deno.test("a POST whose body never ends is answered after the body deadline and leaves the flow alone", async () => {
+  const s = setup();
+  const fields = await authorize(s, await start(s));
+  const handler = createHandler({ ...contextOf(s.auth), bodyTimeoutMs: 50 });
+  const stalled = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode("state="));
+    },
+  });
+  const request = new Request(`${APP}/auth/callback/mock`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: cookieHeader(s.cookies),
+      Origin: MOCK_ORIGIN,
+    },
+    body: stalled,
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const response = await Promise.race([
+    handler(request),
+    new Promise<never>((_, reject) => timer = setTimeout(() => reject(new Error("held")), 1_000)),
+  ]).finally(() => clearTimeout(timer));
+  assertErrorLanding(response, "invalid_request");
+  assertFlowCookiesKept(response);
+  assertSignedIn(await post(s, fields));
 });
 
 Deno.test("a POST with the state repeated is refused", async () => {

@@ -3,9 +3,15 @@
 // the nonce, the ID token and user-info checks, how often discovery and the
 // JWKS are fetched, and the RFC 9207 iss rule that discovered metadata turns on.
 import assert from "node:assert/strict";
-import { type AuthConfig, createAuth, type SignInParams } from "../../../mod.ts";
+import {
+  type AuthConfig,
+  createAuth,
+  type OIDCProviderCredentials,
+  type SignInParams,
+} from "../../../mod.ts";
 import {
   createMockProvider,
+  type MockDiscoveryProviderConfig,
   type MockProvider,
   type MockProviderOptions,
 } from "../../../testing.ts";
@@ -69,7 +75,7 @@ Deno.test("the default mock signs in by OpenID Connect without any discovery req
   const s = setup();
   const response = await signIn(s);
   assert.equal(response.headers.get("Location"), "/home");
-  assert.deepEqual(await sessionUser(s.browser), ADA);
+  assert.deepEqual(await sessionUser(s.browser), { ...ADA, emailVerified: true });
   assert.deepEqual(s.mock.requests.map((request) => request.endpoint), [
     "authorize",
     "token",
@@ -83,7 +89,7 @@ Deno.test("discovery mode: the issuer alone is enough to sign in", async () => {
   assert.equal("authorizeURL" in s.mock.provider, false);
   const response = await signIn(s);
   assert.equal(response.headers.get("Location"), "/home");
-  assert.deepEqual(await sessionUser(s.browser), ADA);
+  assert.deepEqual(await sessionUser(s.browser), { ...ADA, emailVerified: true });
   assert.deepEqual(s.mock.requests.map((request) => request.endpoint), [
     "discovery",
     "authorize",
@@ -91,6 +97,28 @@ Deno.test("discovery mode: the issuer alone is enough to sign in", async () => {
     "jwks",
     "userinfo",
   ]);
+});
+
+Deno.test("{ id, name, issuer, clientId, clientSecret } alone signs in with scope openid profile email", async () => {
+  const mock = createMockProvider({ oidc: { discovery: true } });
+  const { id, name, issuer, clientId, clientSecret }: MockDiscoveryProviderConfig = mock.provider;
+  // The public type asks for no scope and no responseType here (deno check of this file).
+  const entry: OIDCProviderCredentials = { id, name, issuer, clientId, clientSecret };
+  const auth = createAuth({ oauth: [entry], secret: SECRET, logger: false, fetch: mock.fetch });
+  const browser = new Browser(auth.handlers.ALL);
+  const authorization = await startSignIn(browser, id);
+  assert.equal(authorization.searchParams.get("scope"), "openid profile email");
+  assert.ok(authorization.searchParams.get("nonce"), "OpenID Connect sends a nonce");
+  const callback = await authorizeAt(mock as MockProvider, authorization);
+  const response = await browser.get(pathOf(callback));
+  assert.equal(response.headers.get("Location"), "/");
+  assert.deepEqual(await sessionUser(browser), { ...ADA, emailVerified: true });
+});
+
+Deno.test("an issuer-only provider's own scope wins over the default", async () => {
+  const s = setup({ mock: { oidc: { discovery: true } }, entry: { scope: "openid email" } });
+  const authorization = await startSignIn(s.browser, s.mock.provider.id);
+  assert.equal(authorization.searchParams.get("scope"), "openid email");
 });
 
 Deno.test("discovery mode with RS256 keys signs in: the algorithm comes from the metadata", async () => {

@@ -87,6 +87,7 @@ Deno.test({
       sub: "alice",
       name: "User alice",
       email: "alice@example.com",
+      emailVerified: true,
     });
   },
 });

@@ -59,6 +59,7 @@ Deno.test("dropbox signs in with a bodiless POST to get_current_account", async 
     sub: "dbid:1",
     name: "Franz",
     email: "franz@dropbox.com",
+    emailVerified: true,
   });
   assert.equal(calls[1].method, "POST");
 });

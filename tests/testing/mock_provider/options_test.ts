@@ -26,12 +26,13 @@ Deno.test("oidc accepts https issuers and http issuers on loopback hosts", () =>
       "http://[::1]:9000",
     ]
   ) {
-    assert.equal(createMockProvider({ oidc: true, baseURL }).issuer, baseURL.replace(/\/$/, ""));
+    const mock = createMockProvider({ oidc: true, baseURL, warn: () => {} });
+    assert.equal(mock.issuer, baseURL.replace(/\/$/, ""));
   }
 });
 
 Deno.test("plain OAuth mode (oidc: false) keeps accepting any http base URL", () => {
-  const mock = createMockProvider({ oidc: false, baseURL: "http://idp.example" });
+  const mock = createMockProvider({ oidc: false, baseURL: "http://idp.example", warn: () => {} });
   assert.equal(mock.issuer, "http://idp.example");
 });
 
@@ -66,4 +67,65 @@ Deno.test("oidc: false is plain OAuth mode", async () => {
   const response = await mock.fetch(`${mock.issuer}/jwks`);
   assert.equal(response.status, 404);
   await response.body?.cancel();
+});
+
+Deno.test("a mock on a host that is not loopback warns loudly, once, at creation", async () => {
+  for (
+    const options of [
+      { baseURL: "https://idp.example" },
+      { baseURL: "https://auth.example.com/mock", oidc: { discovery: true } },
+      { baseURL: "http://idp.example", oidc: false },
+      { baseURL: "https://10.0.0.5:8443" },
+    ]
+  ) {
+    const warnings: string[] = [];
+    const mock = createMockProvider({ ...options, warn: (message) => warnings.push(message) });
+    assert.equal(warnings.length, 1, options.baseURL);
+    assert.match(
+      warnings[0],
+      /^WARNING: createMockProvider: baseURL https?:\/\/[^ ]+ is not a loopback host/,
+    );
+    assert.match(warnings[0], /anyone who can reach this mock can sign in as any of its users/);
+    // Requests do not warn again.
+    await mock.handler(new Request(`${mock.issuer}/userinfo`));
+    await mock.handler(new Request(`${mock.issuer}/authorize`));
+    assert.equal(warnings.length, 1);
+  }
+});
+
+Deno.test("a mock on a loopback host does not warn", () => {
+  for (
+    const baseURL of [
+      undefined,
+      "http://localhost:8080",
+      "http://mock.localhost",
+      "http://127.0.0.1:9000",
+      "http://[::1]:9000",
+      "https://mock.localhost",
+    ]
+  ) {
+    const warnings: string[] = [];
+    createMockProvider({ baseURL, warn: (message) => warnings.push(message) });
+    assert.deepEqual(warnings, [], baseURL);
+  }
+});
+
+Deno.test("the mock's warning goes to console.warn by default", () => {
+  const original = console.warn;
+  const seen: unknown[] = [];
+  console.warn = (...args: unknown[]) => void seen.push(...args);
+  try {
+    createMockProvider({ baseURL: "https://idp.example" });
+  } finally {
+    console.warn = original;
+  }
+  assert.equal(seen.length, 1);
+  assert.match(String(seen[0]), /not a loopback host/);
+});
+
+Deno.test("a warn option that is not a function is refused", () => {
+  assert.throws(
+    () => createMockProvider({ warn: "loud" as unknown as () => void }),
+    TypeError,
+  );
 });

@@ -1,0 +1,10 @@
+import { createAuth } from "@service-stack/auth";
+
+const auth = createAuth({ oauth: ["github"] });
+
+Deno.serve({ port: Number(Deno.env.get("PORT") ?? 8000) }, async (request) => {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/auth/")) return auth.handlers.ALL(request);
+  const session = await auth.api.getSession(request);
+  return new Response(session ? `Hello ${session.user.name}` : "Not signed in");
+});

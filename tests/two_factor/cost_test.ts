@@ -1,0 +1,60 @@
+// What POST /twoFactor/verify costs in Web Crypto calls (warm keys), and what the gate adds to a
+// first factor of an enrolled user.
+import assert from "node:assert/strict";
+import { countSubtle } from "../jose/_subtle.ts";
+import { codeAt, enroll, nextStep, verify, world } from "./_world.ts";
+
+function total(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
+Deno.test("cost: POST /twoFactor/verify and the gate, in Web Crypto calls", async () => {
+  const w = world({ config: { logger: false } });
+  const { secret, backupCodes } = await enroll(w);
+  // Warm every derived key: the counts are for a running server.
+  const warm = w.browser();
+  await warm.signIn();
+  await verify(warm, { code: await codeAt(w, secret) });
+  nextStep(w);
+
+  const browser = w.browser();
+  const csrf = await browser.csrf();
+  const signIn = () =>
+    browser.fetch("POST", "/auth/signIn/credentials", {
+      json: { username: "ada", password: "correct horse" },
+      headers: { "X-CSRF-Token": csrf },
+    });
+  const gate = await countSubtle(signIn);
+  // CSRF verify 1, throttle key digest 1, then the gate: factor open 1 (AES-GCM) and
+  // pending seal 1 (AES-GCM) instead of a session's 2 and a CSRF token's 2.
+  assert.equal(total(gate), 4, JSON.stringify(gate));
+
+  const token = await browser.csrf();
+  const code = await codeAt(w, secret);
+  const verified = await countSubtle(() =>
+    browser.fetch("POST", "/auth/twoFactor/verify", {
+      json: { code },
+      headers: { "X-CSRF-Token": token },
+    })
+  );
+  // CSRF verify 1, pending open 1, factor open 1, TOTP: key import 1 + 3 HMACs,
+  // session seal 2, CSRF token for the new session 2 (binding digest + sign).
+  assert.equal(total(verified), 11, JSON.stringify(verified));
+
+  const other = w.browser();
+  await other.signIn();
+  const token2 = await other.csrf();
+  const backup = await countSubtle(() =>
+    other.fetch("POST", "/auth/twoFactor/verify", {
+      json: { backupCode: backupCodes[0] },
+      headers: { "X-CSRF-Token": token2 },
+    })
+  );
+  // As above without TOTP; the backup code hash 1, the factor sealed again 1.
+  assert.equal(total(backup), 9, JSON.stringify(backup));
+  console.log(
+    `Web Crypto calls: gate ${total(gate)}, POST /twoFactor/verify code ${total(verified)} ${
+      JSON.stringify(verified)
+    }, backup code ${total(backup)} ${JSON.stringify(backup)}`,
+  );
+});
