@@ -24,7 +24,10 @@ const failures: string[] = [];
 // Test files that take seconds (servers, browsers, timeouts) start first, so that the parallel
 // run does not end waiting on one of them; the rest follow in Deno's order.
 const SLOW_FIRST = [
+  "tests/browser/email_demo_browser_test.ts",
   "tests/browser/browser_test.ts",
+  "tests/readme_test.ts",
+  "tests/browser/two_factor_browser_test.ts",
   "tests/oauth/provider_failures_test.ts",
   "tests/store/redis_test.ts",
   "tests/project_test.ts",
