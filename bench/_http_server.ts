@@ -43,6 +43,38 @@ if (mode === "bare-none") {
       },
     });
   };
+} else if (mode === "bare-url") {
+  // The same, also reading the method and URL as any router must (Deno fetches both on demand).
+  handler = (request) => {
+    request.headers.get("Cookie");
+    if (request.method !== "GET" || !request.url.endsWith("/auth/session")) {
+      return new Response(null, { status: 404 });
+    }
+    return new Response(BODY, {
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  };
+} else if (mode === "bare-async") {
+  // The same again, answering through a promise as our handlers' contract does.
+  handler = async (request) => {
+    request.headers.get("Cookie");
+    if (request.method !== "GET" || !request.url.endsWith("/auth/session")) {
+      return new Response(null, { status: 404 });
+    }
+    return await Promise.resolve(
+      new Response(BODY, {
+        headers: {
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+        },
+      }),
+    );
+  };
 } else if (mode === "bare-crypto") {
   const aes = await crypto.subtle.importKey("raw", new Uint8Array(32), "AES-GCM", false, [
     "encrypt",

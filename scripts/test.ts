@@ -1,19 +1,45 @@
 /**
  * The whole test task: static checks, then every test, then one plain summary
  * line (`N passed, N failed`) that CI reads. Each static check counts as one
- * test. Run with `deno task test`.
+ * test. Run with `deno task test`, or `deno task test tests/store/` for some
+ * test files (the static checks still run).
+ *
+ * Test files run in parallel (`deno test --parallel`), `DENO_JOBS` at a time:
+ * twice the CPU count by default, because most slow tests wait on servers,
+ * browsers and timers rather than compute. The type check and the doc lint
+ * run beside the tests, their output printed after.
  *
  * @module
  */
 
 import { setupTools } from "./setup.ts";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "node.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "core.ts", "jose.ts", "testing.ts", "node.ts"];
 const deno = Deno.execPath();
 
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+
+// Test files that take seconds (servers, browsers, timeouts) start first, so that the parallel
+// run does not end waiting on one of them; the rest follow in Deno's order.
+const SLOW_FIRST = [
+  "tests/browser/email_demo_browser_test.ts",
+  "tests/browser/browser_test.ts",
+  "tests/readme_test.ts",
+  "tests/browser/two_factor_browser_test.ts",
+  "tests/oauth/provider_failures_test.ts",
+  "tests/store/redis_test.ts",
+  "tests/project_test.ts",
+  "tests/node/types_test.ts",
+  "tests/runtimes/runtimes_test.ts",
+  "tests/node/node_handler_test.ts",
+  "tests/store/memory_test.ts",
+  "tests/store/deno_kv_test.ts",
+  "tests/support/server_test.ts",
+  "tests/e2e/examples_test.ts",
+  "tests/oauth/oidc/jwks_test.ts",
+];
 
 async function run(label: string, args: string[], env?: Record<string, string>): Promise<boolean> {
   console.log(`\n== ${label}: deno ${args.join(" ")}`);
@@ -27,13 +53,48 @@ async function run(label: string, args: string[], env?: Record<string, string>):
   return code === 0;
 }
 
-async function check(label: string, args: string[]): Promise<void> {
-  if (await run(label, args)) {
+/** Runs a command with its output held back, for checks that run beside the tests. */
+async function runQuiet(args: string[]): Promise<{ ok: boolean; output: string }> {
+  const { code, stdout, stderr } = await new Deno.Command(deno, {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { ok: code === 0, output: decoder.decode(stdout) + decoder.decode(stderr) };
+}
+
+function count(label: string, ok: boolean): void {
+  if (ok) {
     passed++;
   } else {
     failed++;
     failures.push(label);
   }
+}
+
+async function check(label: string, args: string[]): Promise<void> {
+  count(label, await run(label, args));
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The test paths to run: the slow files under `paths` first, then `paths` themselves. */
+async function orderedTestPaths(paths: string[]): Promise<string[]> {
+  const prefixes = paths.map((path) => path.replace(/^\.\//, "").replace(/\/?$/, "/"));
+  const slow: string[] = [];
+  for (const file of SLOW_FIRST) {
+    if (prefixes.some((prefix) => file.startsWith(prefix)) && await exists(file)) slow.push(file);
+  }
+  return [...slow, ...paths];
 }
 
 /** Every module of the tests, benchmarks, scripts and examples, whose npm imports must be installed. */
@@ -81,20 +142,35 @@ if (!installed.success) {
   failures.push("npm dev packages");
 }
 
+// Format and lint read the whole tree, so they finish before tests write temporary files into it.
 await check("format", ["fmt", "--check"]);
 await check("lint", ["lint"]);
-await check("type check", ["check", ...ENTRY_POINTS, "tests/", "bench/", "examples/", "scripts/"]);
-await check("doc lint", ["doc", "--lint", ...ENTRY_POINTS]);
 
+const quietChecks: [string, string[]][] = [
+  ["type check", ["check", ...ENTRY_POINTS, "tests/", "bench/", "examples/", "scripts/"]],
+  ["doc lint", ["doc", "--lint", ...ENTRY_POINTS]],
+];
+const quietResults = quietChecks.map(([, args]) => runQuiet(args));
+
+const testPaths = Deno.args.length > 0 ? Deno.args : ["tests/"];
+const jobs = Deno.env.get("DENO_JOBS") || String(2 * (navigator.hardwareConcurrency || 1));
 const junit = await Deno.makeTempFile({ suffix: ".xml" });
-const testsOk = await run("tests", [
+const testsOk = await run(`tests (DENO_JOBS=${jobs})`, [
   "test",
   "-A",
   "--unstable-kv",
   "--no-check",
+  "--parallel",
   `--junit-path=${junit}`,
-  "tests/",
-], tools.env);
+  ...await orderedTestPaths(testPaths),
+], { ...tools.env, DENO_JOBS: jobs });
+
+for (const [index, [label, args]] of quietChecks.entries()) {
+  const { ok, output } = await quietResults[index];
+  console.log(`\n== ${label}: deno ${args.join(" ")}`);
+  if (output !== "") console.log(output.trimEnd());
+  count(label, ok);
+}
 let report = "";
 try {
   report = await Deno.readTextFile(junit);

@@ -46,7 +46,7 @@ import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
-import { type ResolvedProvider, resolveProviders } from "./oauth/resolve.ts";
+import { type BuiltInTable, type ResolvedProvider, resolveProvidersWith } from "./oauth/resolve.ts";
 import type {
   BuiltInProviderEntry,
   BuiltInProviderId,
@@ -294,7 +294,7 @@ export function isBuildPhase(config: unknown): boolean {
 }
 
 /** Validates the config and builds the frozen context. Throws `TypeError` naming the fix. */
-export function buildContext(config: AuthConfig): AuthContext {
+export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthContext {
   if (!isRecord(config)) {
     fail("the config is not an object; expected a config object, e.g. createAuth({ oauth: [] }).");
   }
@@ -360,7 +360,7 @@ export function buildContext(config: AuthConfig): AuthContext {
   if (!Array.isArray(config.oauth)) {
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
-  const providers = resolveProviders(config.oauth, read);
+  const providers = resolveProvidersWith(config.oauth, read, builtIns);
   for (const reserved of ["email", "passkey"]) {
     if (providers.has(reserved)) {
       fail(

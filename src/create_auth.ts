@@ -9,6 +9,8 @@ import { type AuthAPI, createAPI } from "./api.ts";
 import { type AuthConfig, type AuthContext, buildContext, isBuildPhase } from "./config.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import type { Jose } from "../jose.ts";
+import { builtInProviders } from "./oauth/providers/mod.ts";
+import type { BuiltInTable } from "./oauth/resolve.ts";
 import type { User } from "./types.ts";
 
 /** The HTTP handlers: one per method, and `ALL` for every method (including CORS preflights). */
@@ -79,16 +81,28 @@ export function createAuth<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>): Auth<U> {
+  return authWith(config, builtInProviders);
+}
+
+/**
+ * Creates an instance whose provider ids are looked up in `builtIns`: the
+ * built-in table for {@link createAuth}, none for `createAuth` of
+ * `core.ts`, which then bundles only the providers an app passes.
+ */
+export function authWith<
+  U extends User = User,
+  P extends Record<string, unknown> = Record<string, unknown>,
+>(config: AuthConfig<U, P>, builtIns: BuiltInTable): Auth<U> {
   try {
-    return instantiate<U>(config as unknown as AuthConfig);
+    return instantiate<U>(config as unknown as AuthConfig, builtIns);
   } catch (error) {
     if (!(error instanceof TypeError) || !isBuildPhase(config)) throw error;
-    return deferred<U>(config as unknown as AuthConfig);
+    return deferred<U>(config as unknown as AuthConfig, builtIns);
   }
 }
 
-function instantiate<U extends User>(config: AuthConfig): Auth<U> {
-  const ctx = buildContext(config);
+function instantiate<U extends User>(config: AuthConfig, builtIns: BuiltInTable): Auth<U> {
+  const ctx = buildContext(config, builtIns);
   const auth: Auth<U> = Object.freeze({
     handlers: Object.freeze({
       GET: createHandler(ctx, "GET"),
@@ -108,16 +122,16 @@ function instantiate<U extends User>(config: AuthConfig): Auth<U> {
  * An instance for `next build`: the same handlers and methods, each of which
  * builds the real instance first (throwing its config error until it can).
  */
-function deferred<U extends User>(config: AuthConfig): Auth<U> {
+function deferred<U extends User>(config: AuthConfig, builtIns: BuiltInTable): Auth<U> {
   let real: Auth<U> | undefined;
-  const resolve = () => (real ??= instantiate<U>(config));
+  const resolve = () => (real ??= instantiate<U>(config, builtIns));
   // A throwaway valid instance gives the exact method names, so none is missed.
   const shape = instantiate({
     oauth: [],
     secret: crypto.getRandomValues(new Uint8Array(32)),
     env: {},
     logger: false,
-  });
+  }, builtIns);
   function methods<T extends object>(pick: (auth: Auth<U>) => T, names: object): T {
     const entries = Object.keys(names).map((name) => [
       name,

@@ -28,41 +28,43 @@ export function responseHeaders(): ResponseHeaders {
   return { setCookies: [], headers: [] };
 }
 
-type HeaderList = readonly (readonly [string, string])[];
+/** Builds a fresh record of a response's base headers, `nosniff` among them. */
+type BaseHeaders = () => Record<string, string>;
 
-const NOSNIFF = ["X-Content-Type-Options", "nosniff"] as const;
-const JSON_HEADERS: HeaderList = [
-  ["Content-Type", "application/json; charset=utf-8"],
-  ["Cache-Control", "no-store"],
-  NOSNIFF,
-];
-const HTML_HEADERS: HeaderList = [
-  ["Content-Type", "text/html; charset=utf-8"],
-  ["Cache-Control", "no-store"],
-  ["Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"],
-  ["Referrer-Policy", "no-referrer"],
-  NOSNIFF,
-];
-const EMPTY_HEADERS: HeaderList = [NOSNIFF];
+const jsonHeaders: BaseHeaders = () => ({
+  "Content-Type": "application/json; charset=utf-8",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+});
+const htmlHeaders: BaseHeaders = () => ({
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-store",
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+  "Referrer-Policy": "no-referrer",
+  "X-Content-Type-Options": "nosniff",
+});
+const emptyHeaders: BaseHeaders = () => ({ "X-Content-Type-Options": "nosniff" });
 
 /**
- * A response with the given base headers (`nosniff` among them), then what
- * the request collected. The headers go into the constructor, never set on
- * the response afterwards: some `Response` implementations (Hono's on Node)
- * lose headers set after construction when they copy the response.
+ * A response with the given base headers, then what the request collected.
+ * The headers go into the constructor, never set on the response
+ * afterwards: some `Response` implementations (Hono's on Node) lose headers
+ * set after construction when they copy the response. Every response gets a
+ * new record or list: an implementation may keep the very one it was given.
  */
 function respond(
   body: string | null,
   status: number,
-  base: HeaderList,
+  base: Record<string, string>,
   out: ResponseHeaders | undefined,
 ): Response {
-  // A new list every time: a Response implementation may keep the very list it was given.
-  const headers = base.slice() as [string, string][];
-  if (out) {
-    for (const header of out.headers) headers.push(header);
-    for (const line of out.setCookies) headers.push(["Set-Cookie", line]);
+  if (out === undefined || (out.headers.length === 0 && out.setCookies.length === 0)) {
+    // A record, not a list of pairs: Deno converts it ~0.5 µs faster, on every session read.
+    return new Response(body, { status, headers: base });
   }
+  const headers = Object.entries(base);
+  for (const header of out.headers) headers.push(header);
+  for (const line of out.setCookies) headers.push(["Set-Cookie", line]);
   return new Response(body, { status, headers });
 }
 
@@ -72,7 +74,7 @@ export function jsonResponse(
   body: unknown,
   status: number,
 ): Response {
-  return respond(JSON.stringify(body), status, JSON_HEADERS, out);
+  return respond(JSON.stringify(body), status, jsonHeaders(), out);
 }
 
 /** Like {@link jsonResponse}, for a body already serialized as JSON text. */
@@ -81,7 +83,7 @@ export function jsonTextResponse(
   json: string,
   status: number,
 ): Response {
-  return respond(json, status, JSON_HEADERS, out);
+  return respond(json, status, jsonHeaders(), out);
 }
 
 /**
@@ -93,17 +95,21 @@ export function htmlResponse(
   html: string,
   status: number,
 ): Response {
-  return respond(html, status, HTML_HEADERS, out);
+  return respond(html, status, htmlHeaders(), out);
 }
 
 /** A 302 redirect with `Cache-Control: no-store`. */
 export function redirectResponse(out: ResponseHeaders | undefined, location: string): Response {
-  return respond(null, 302, [["Location", location], ["Cache-Control", "no-store"], NOSNIFF], out);
+  return respond(null, 302, {
+    Location: location,
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  }, out);
 }
 
 /** An empty response (CORS preflight). */
 export function emptyResponse(out: ResponseHeaders | undefined, status: number): Response {
-  return respond(null, status, EMPTY_HEADERS, out);
+  return respond(null, status, emptyHeaders(), out);
 }
 
 /** The RFC 6749 error response for an `AuthError`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "jose.ts", "testing.ts", "node.ts"];
+const ENTRY_POINTS = ["mod.ts", "client.ts", "core.ts", "jose.ts", "testing.ts", "node.ts"];
 const IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bexport\s+\*\s+from\s*)["']([^"']+)["']/g;
 
@@ -58,7 +58,7 @@ const LAYERS: readonly [number, RegExp][] = [
   [5, /^src\/(router|api)\.ts|src\/routes\/.*$/],
   [6, /^src\/handler\.ts$/],
   [7, /^src\/create_auth\.ts$/],
-  [8, /^(mod|testing|node|redis|deno_kv)\.ts|src\/(testing|node)\/.*$/],
+  [8, /^(mod|core|testing|node|redis|deno_kv)\.ts|src\/(testing|node)\/.*$/],
 ];
 
 function layerOf(file: string): number | undefined {

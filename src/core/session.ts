@@ -105,6 +105,21 @@ export async function readSession(
   return { token, payload };
 }
 
+/**
+ * The current session when its token is in the verified-token cache, still
+ * valid, and no store has to be asked; `undefined` otherwise, and then
+ * {@link readSession} decides. Synchronous: a cached read awaits nothing.
+ */
+export function cachedSession(ctx: AuthContext, http: HttpContext): CurrentSession | undefined {
+  if (ctx.store) return undefined;
+  const token = readChunkedCookie(http.jar.sessionToken.name, http.cookies);
+  if (token === undefined || token === "") return undefined;
+  const cached = ctx.sessionCache.get(token, http.now);
+  if (cached === undefined) return undefined;
+  const payload = withinCap(ctx, cached as SessionPayload, http.now);
+  return payload === null ? undefined : { token, payload };
+}
+
 /** Whether the request carries any session cookie (valid or not). */
 export function hasSessionCookie(http: HttpContext): boolean {
   return readChunkedCookie(http.jar.sessionToken.name, http.cookies) !== undefined;

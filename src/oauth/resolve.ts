@@ -13,7 +13,8 @@ import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import { AuthError } from "../errors.ts";
 import type { User } from "../types.ts";
 import { defaultProfile, isRecord } from "./profile.ts";
-import { builtInProviders, isBuiltInProviderId } from "./providers/mod.ts";
+import { definitionOf } from "./providers/_define.ts";
+import { builtInProviders } from "./providers/mod.ts";
 import type {
   BuiltInOptionName,
   BuiltInOptionValues,
@@ -366,7 +367,19 @@ function entryObject(entry: unknown): Record<string, unknown> {
   );
 }
 
-function checkId(object: Record<string, unknown>, entry: unknown): string {
+/**
+ * Built-in providers by id, for entries that name one (`"github"`,
+ * `{ id: "okta", issuer }`); `createAuth` from `core.ts` passes none, so
+ * the providers it is not given stay out of a bundle.
+ */
+export type BuiltInTable = Readonly<Record<string, BuiltInProvider>>;
+
+function builtInOf(table: BuiltInTable, id: string): BuiltInProvider | undefined {
+  // Own keys only, so "constructor" or "__proto__" never match.
+  return Object.hasOwn(table, id) ? table[id] : undefined;
+}
+
+function checkId(object: Record<string, unknown>, entry: unknown, table: BuiltInTable): string {
   const id = object.id;
   if (typeof id !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
     fail(
@@ -378,10 +391,15 @@ function checkId(object: Record<string, unknown>, entry: unknown): string {
   if (id === "credentials") {
     fail(`"credentials" is reserved for username/password sign-in; choose another provider id.`);
   }
-  if (typeof entry === "string" && !isBuiltInProviderId(id)) {
+  if (typeof entry === "string" && builtInOf(table, id) === undefined) {
+    if (Object.keys(table).length === 0) {
+      fail(
+        `provider "${id}" is named by its id, but this createAuth has no table of built-in providers; expected the provider object that @service-stack/auth/core exports (oauth: [${id}]).`,
+      );
+    }
     fail(
       `unknown built-in provider "${id}": expected one of ${
-        Object.keys(builtInProviders).join(", ")
+        Object.keys(table).join(", ")
       }, or a provider object.`,
     );
   }
@@ -419,7 +437,7 @@ function boundProfile(
  */
 function checkEndpoints(
   merged: Record<string, unknown>,
-  context: { id: string; issuer: string | undefined; builtIn: BuiltInProvider | undefined },
+  context: { id: string; issuer: string | undefined; builtIn: BuiltInProvider },
 ): ProviderEndpoints {
   const { id, issuer, builtIn } = context;
   const endpoints = {
@@ -428,7 +446,7 @@ function checkEndpoints(
     userInfo: optionalEndpoint(merged, "userInfo", id),
   };
   if (issuer !== undefined) return endpoints;
-  if (builtIn?.options?.includes("issuer")) {
+  if (builtIn.options?.includes("issuer")) {
     fail(
       `provider "${id}" needs an issuer; expected e.g. issuer: "${
         ISSUER_EXAMPLES[id] ?? "https://id.example.com"
@@ -443,6 +461,23 @@ function checkEndpoints(
     }
   }
   return endpoints;
+}
+
+/** An object entry as its own definition: its `options` and `configure`, when present, checked. */
+function ownDefinition(object: Record<string, unknown>, id: string): BuiltInProvider {
+  const { options, configure } = object;
+  if (
+    options !== undefined &&
+    (!Array.isArray(options) || !options.every((name) => Object.hasOwn(OPTION_ENV, name)))
+  ) {
+    fail(
+      `provider "${id}" options must be a list of option names; expected e.g. ["issuer"] or no options.`,
+    );
+  }
+  if (configure !== undefined && typeof configure !== "function") {
+    fail(`provider "${id}" configure must be a function; expected (options) => settings.`);
+  }
+  return object as unknown as BuiltInProvider;
 }
 
 /**
@@ -465,20 +500,25 @@ function checkScope(
   return value;
 }
 
-function resolveOne(entry: unknown, read: EnvReader): ResolvedProvider {
+function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): ResolvedProvider {
   const object = entryObject(entry);
-  const id = checkId(object, entry);
-  const builtIn = isBuiltInProviderId(id) ? builtInProviders[id] : undefined;
+  const id = checkId(object, entry, table);
+  // Without the table, a built-in passed as an object (`oauth: [okta]`, `{ ...okta, issuer }`) is
+  // found from the object; any other object is its own definition.
+  const builtIn = builtInOf(table, id) ?? definitionOf(object) ?? ownDefinition(object, id);
   const clientIdValue = object.clientId ?? envCredential(id, "CLIENT_ID", read);
   const clientId = text({ clientId: clientIdValue }, "clientId", id);
-  let merged: Record<string, unknown> = object;
-  if (builtIn !== undefined) {
-    const settings = builtIn.configure?.(readOptions(builtIn, object, read, clientId)) ?? {};
-    merged = { ...builtIn, ...settings, ...object };
-    // An option that is also a field (issuer) keeps the form its provider gave it.
-    for (const name of builtIn.options ?? []) {
-      if (Object.hasOwn(settings, name)) merged[name] = (settings as Record<string, unknown>)[name];
-    }
+  const settings = builtIn.configure?.(readOptions(builtIn, object, read, clientId)) ?? {};
+  const merged: Record<string, unknown> = { ...builtIn, ...settings };
+  // The entry's fields win over the settings, except those equal to the definition's (a built-in
+  // passed or spread as an object), so that its options (a tenant) still apply.
+  const definition = builtIn as unknown as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    if (object[key] !== definition[key]) merged[key] = object[key];
+  }
+  // An option that is also a field (issuer) keeps the form its provider gave it.
+  for (const name of builtIn.options ?? []) {
+    if (Object.hasOwn(settings, name)) merged[name] = (settings as Record<string, unknown>)[name];
   }
   merged.clientId = clientId;
 
@@ -552,14 +592,30 @@ function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return out;
 }
 
-/** Resolves every entry; duplicate ids and missing credentials throw, naming the fix. */
+/**
+ * Resolves every entry against the built-in providers; duplicate ids and
+ * missing credentials throw, naming the fix.
+ */
 export function resolveProviders(
   entries: readonly unknown[],
   read: EnvReader,
 ): ReadonlyMap<string, ResolvedProvider> {
+  return resolveProvidersWith(entries, read, builtInProviders);
+}
+
+/**
+ * Resolves every entry against `table` (ids it lacks are unknown; an object
+ * entry it lacks is its own definition); duplicate ids and missing
+ * credentials throw, naming the fix.
+ */
+export function resolveProvidersWith(
+  entries: readonly unknown[],
+  read: EnvReader,
+  table: BuiltInTable,
+): ReadonlyMap<string, ResolvedProvider> {
   const providers = new Map<string, ResolvedProvider>();
   for (const entry of entries) {
-    const provider = resolveOne(entry, read);
+    const provider = resolveOne(entry, read, table);
     if (providers.has(provider.id)) {
       fail(`provider id "${provider.id}" is configured twice; expected each id once.`);
     }

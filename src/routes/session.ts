@@ -8,6 +8,7 @@ import type { AuthContext } from "../config.ts";
 import { guardSessionMutation } from "../core/guard.ts";
 import { finish, redirectIntent } from "../core/redirects.ts";
 import {
+  cachedSession,
   clearSessionCookies,
   hasSessionCookie,
   readSession,
@@ -27,7 +28,7 @@ import { isRecord } from "../is_record.ts";
  * signed-out page load is not an error.
  */
 export async function getSessionRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
-  const current = await readSession(ctx, http);
+  const current = cachedSession(ctx, http) ?? await readSession(ctx, http);
   if (current === null) {
     if (hasSessionCookie(http)) http.setCookies.push(...clearSessionCookies(http));
     return jsonResponse(http, null, 200);

@@ -78,3 +78,53 @@ Deno.test("parseCookies never throws on a few thousand random headers", () => {
     }
   }
 });
+
+/** The trimming parseCookies does, written the plain way (slice, then trim). */
+function plainParse(header: string): Map<string, string> {
+  const cookies = new Map<string, string>();
+  const repeated = new Set<string>();
+  for (const pair of header.split(";").slice(0, 4 * MAX_REQUEST_COOKIES)) {
+    const eq = pair.indexOf("=");
+    if (eq === -1) continue;
+    const name = pair.slice(0, eq).trim();
+    if (name === "") continue;
+    if (cookies.has(name) || repeated.has(name)) {
+      cookies.delete(name);
+      repeated.add(name);
+      continue;
+    }
+    if (cookies.size >= MAX_REQUEST_COOKIES) continue;
+    const value = pair.slice(eq + 1).trim();
+    cookies.set(
+      name,
+      value.length >= 2 && value.startsWith('"') && value.endsWith('"')
+        ? value.slice(1, -1)
+        : value,
+    );
+  }
+  return cookies;
+}
+
+Deno.test("parseCookies trims exactly what String.prototype.trim trims, for every code unit", () => {
+  for (let code = 0; code < 0x10000; code++) {
+    const ws = String.fromCharCode(code);
+    const header = `${ws}a${ws}=${ws}1${ws}; b=2`;
+    assert.deepEqual([...parseCookies(header)], [...plainParse(header)], `U+${code.toString(16)}`);
+  }
+});
+
+Deno.test("parseCookies agrees with a slice-then-trim reading on random headers", () => {
+  const seed = 20261125;
+  const random = prng(seed);
+  const parts = [" ", "  ", "\t", "\u00a0", "\u3000", "\n", ";", "=", '"', "a", "b", "tok", "=v"];
+  for (let i = 0; i < 5_000; i++) {
+    let header = "";
+    const length = Math.floor(random() * 24);
+    for (let j = 0; j < length; j++) header += parts[Math.floor(random() * parts.length)];
+    assert.deepEqual(
+      [...parseCookies(header)],
+      [...plainParse(header)],
+      `seed ${seed}, ${JSON.stringify(header)}`,
+    );
+  }
+});

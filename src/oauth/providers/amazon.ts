@@ -27,6 +27,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { buildUser, checkEmail, profileObject, readSubject, readText } from "../profile.ts";
 
 /**
@@ -62,7 +63,7 @@ export function amazonProfile(raw: Record<string, unknown>): User {
  * console.log(amazon.authorizeURL); // "https://www.amazon.com/ap/oa"
  * ```
  */
-export const amazon: BuiltInProvider = Object.freeze({
+export const amazon: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "amazon",
   name: "Amazon",
   authorizeURL: "https://www.amazon.com/ap/oa",

@@ -28,6 +28,7 @@ import type {
   BuiltInSettings,
   ProfileContext,
 } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser, readText } from "../profile.ts";
 import { appleClientSecret } from "./_apple_client_secret.ts";
 
@@ -116,19 +117,19 @@ function configureApple(options: BuiltInOptionValues): BuiltInSettings {
  * // createAuth({ oauth: [{ id: "apple", teamId: "ABCDE12345", keyId: "XYZ9876543", privateKey: p8 }] })
  * ```
  */
-export const apple: BuiltInProvider = Object.freeze({
+export const apple: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "apple",
   name: "Apple",
   issuer: "https://appleid.apple.com",
   authorizeURL: "https://appleid.apple.com/auth/authorize",
   accessToken: "https://appleid.apple.com/auth/token",
   jwksURI: "https://appleid.apple.com/auth/keys",
-  idTokenAlgorithms: Object.freeze(["RS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid name email",
   responseType: "code",
   responseMode: "form_post",
   clientAuthMethod: "client_secret_post",
-  options: Object.freeze(["teamId", "keyId", "privateKey"] as const),
+  options: /* @__PURE__ */ Object.freeze(["teamId", "keyId", "privateKey"] as const),
   configure: configureApple,
   profile: appleProfile,
 });

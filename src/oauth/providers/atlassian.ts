@@ -16,6 +16,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   firstOf,
@@ -61,7 +62,7 @@ export function atlassianProfile(raw: Record<string, unknown>): User {
  * console.log(atlassian.authorizationParams); // { audience: "api.atlassian.com", prompt: "consent" }
  * ```
  */
-export const atlassian: BuiltInProvider = Object.freeze({
+export const atlassian: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "atlassian",
   name: "Atlassian",
   authorizeURL: "https://auth.atlassian.com/authorize",
@@ -70,6 +71,9 @@ export const atlassian: BuiltInProvider = Object.freeze({
   scope: "read:me",
   responseType: "code",
   clientAuthMethod: "client_secret_post",
-  authorizationParams: Object.freeze({ audience: "api.atlassian.com", prompt: "consent" }),
+  authorizationParams: /* @__PURE__ */ Object.freeze({
+    audience: "api.atlassian.com",
+    prompt: "consent",
+  }),
   profile: atlassianProfile,
 });

@@ -24,6 +24,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -69,12 +70,12 @@ export function auth0Profile(claims: Record<string, unknown>): User {
  * // createAuth({ oauth: [{ id: "auth0", issuer: "https://example.us.auth0.com/" }] })
  * ```
  */
-export const auth0: BuiltInProvider = Object.freeze({
+export const auth0: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "auth0",
   name: "Auth0",
   scope: "openid profile email",
   responseType: "code",
-  options: Object.freeze(["issuer"] as const),
+  options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureAuth0,
   profile: auth0Profile,
 });

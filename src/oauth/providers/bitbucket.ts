@@ -25,6 +25,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider, ProfileContext } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   firstOf,
@@ -91,7 +92,7 @@ export async function bitbucketProfile(
  * console.log(bitbucket.accessToken); // "https://bitbucket.org/site/oauth2/access_token"
  * ```
  */
-export const bitbucket: BuiltInProvider = Object.freeze({
+export const bitbucket: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "bitbucket",
   name: "Bitbucket",
   authorizeURL: "https://bitbucket.org/site/oauth2/authorize",

@@ -19,6 +19,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -64,12 +65,12 @@ export function cognitoProfile(claims: Record<string, unknown>): User {
  * // createAuth({ oauth: [{ id: "cognito", issuer: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf123" }] })
  * ```
  */
-export const cognito: BuiltInProvider = Object.freeze({
+export const cognito: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "cognito",
   name: "Cognito",
   scope: "openid profile email",
   responseType: "code",
-  options: Object.freeze(["issuer"] as const),
+  options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureCognito,
   profile: cognitoProfile,
 });

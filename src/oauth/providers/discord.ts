@@ -20,6 +20,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   firstOf,
@@ -84,7 +85,7 @@ function avatarURL(id: string, avatar: unknown, discriminator: unknown): string 
  * console.log(discord.scope); // "identify email"
  * ```
  */
-export const discord: BuiltInProvider = Object.freeze({
+export const discord: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "discord",
   name: "Discord",
   authorizeURL: "https://discord.com/oauth2/authorize",

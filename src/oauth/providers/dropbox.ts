@@ -17,6 +17,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   isRecord,
@@ -63,7 +64,7 @@ export function dropboxProfile(raw: Record<string, unknown>): User {
  * console.log(dropbox.userInfoMethod); // "POST"
  * ```
  */
-export const dropbox: BuiltInProvider = Object.freeze({
+export const dropbox: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "dropbox",
   name: "Dropbox",
   authorizeURL: "https://www.dropbox.com/oauth2/authorize",
@@ -72,6 +73,6 @@ export const dropbox: BuiltInProvider = Object.freeze({
   scope: "account_info.read",
   responseType: "code",
   userInfoMethod: "POST",
-  authorizationParams: Object.freeze({ token_access_type: "online" }),
+  authorizationParams: /* @__PURE__ */ Object.freeze({ token_access_type: "online" }),
   profile: dropboxProfile,
 });

@@ -19,6 +19,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -28,8 +29,6 @@ import {
   readSubject,
   readText,
 } from "../profile.ts";
-
-const GRAPH = "https://graph.facebook.com/v26.0";
 
 /**
  * Maps `GET /me?fields=id,name,email,picture` to a `User`: `sub` = `id`
@@ -69,12 +68,13 @@ export function facebookProfile(raw: Record<string, unknown>): User {
  * console.log(facebook.userInfo); // "https://graph.facebook.com/v26.0/me?fields=id,name,email,picture"
  * ```
  */
-export const facebook: BuiltInProvider = Object.freeze({
+export const facebook: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "facebook",
   name: "Facebook",
   authorizeURL: "https://www.facebook.com/v26.0/dialog/oauth",
-  accessToken: `${GRAPH}/oauth/access_token`,
-  userInfo: `${GRAPH}/me?fields=id,name,email,picture`,
+  // Whole strings, not a template: a template with a variable keeps this in every bundle.
+  accessToken: "https://graph.facebook.com/v26.0/oauth/access_token",
+  userInfo: "https://graph.facebook.com/v26.0/me?fields=id,name,email,picture",
   scope: "email public_profile",
   responseType: "code",
   clientAuthMethod: "client_secret_post",

@@ -24,6 +24,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -68,7 +69,7 @@ export function figmaProfile(raw: Record<string, unknown>): User {
  * console.log(figma.userInfo); // "https://api.figma.com/v1/me"
  * ```
  */
-export const figma: BuiltInProvider = Object.freeze({
+export const figma: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "figma",
   name: "Figma",
   authorizeURL: "https://www.figma.com/oauth",

@@ -30,6 +30,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider, ProfileContext } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -111,7 +112,7 @@ async function listedEmail(
  * console.log(github.authorizeURL); // "https://github.com/login/oauth/authorize"
  * ```
  */
-export const github: BuiltInProvider = Object.freeze({
+export const github: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "github",
   name: "GitHub",
   authorizeURL: "https://github.com/login/oauth/authorize",

@@ -26,6 +26,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -84,7 +85,7 @@ function isTimestamp(value: unknown): boolean {
  * };
  * ```
  */
-export const gitlab: BuiltInProvider = Object.freeze({
+export const gitlab: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "gitlab",
   name: "GitLab",
   authorizeURL: "https://gitlab.com/oauth/authorize",

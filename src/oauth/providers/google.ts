@@ -15,6 +15,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -45,7 +46,7 @@ export function googleProfile(claims: Record<string, unknown>): User {
  * console.log(google.issuer); // "https://accounts.google.com"
  * ```
  */
-export const google: BuiltInProvider = Object.freeze({
+export const google: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "google",
   name: "Google",
   issuer: "https://accounts.google.com",
@@ -53,7 +54,7 @@ export const google: BuiltInProvider = Object.freeze({
   accessToken: "https://oauth2.googleapis.com/token",
   userInfo: "https://openidconnect.googleapis.com/v1/userinfo",
   jwksURI: "https://www.googleapis.com/oauth2/v3/certs",
-  idTokenAlgorithms: Object.freeze(["RS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid email profile",
   responseType: "code",
   profile: googleProfile,

@@ -16,6 +16,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -47,7 +48,7 @@ export function kakaoProfile(claims: Record<string, unknown>): User {
  * console.log(kakao.userInfo); // "https://kapi.kakao.com/v1/oidc/userinfo"
  * ```
  */
-export const kakao: BuiltInProvider = Object.freeze({
+export const kakao: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "kakao",
   name: "Kakao",
   issuer: "https://kauth.kakao.com",
@@ -55,7 +56,7 @@ export const kakao: BuiltInProvider = Object.freeze({
   accessToken: "https://kauth.kakao.com/oauth/token",
   userInfo: "https://kapi.kakao.com/v1/oidc/userinfo",
   jwksURI: "https://kauth.kakao.com/.well-known/jwks.json",
-  idTokenAlgorithms: Object.freeze(["RS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid profile_nickname profile_image account_email",
   responseType: "code",
   clientAuthMethod: "client_secret_post",

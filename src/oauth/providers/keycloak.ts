@@ -25,6 +25,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -70,12 +71,12 @@ export function keycloakProfile(claims: Record<string, unknown>): User {
  * // createAuth({ oauth: [{ id: "keycloak", issuer: "https://sso.example.com/realms/main" }] })
  * ```
  */
-export const keycloak: BuiltInProvider = Object.freeze({
+export const keycloak: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "keycloak",
   name: "Keycloak",
   scope: "openid profile email",
   responseType: "code",
-  options: Object.freeze(["issuer"] as const),
+  options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureKeycloak,
   profile: keycloakProfile,
 });

@@ -18,6 +18,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -49,7 +50,7 @@ export function lineProfile(claims: Record<string, unknown>): User {
  * console.log(line.idTokenAlgorithms); // ["HS256"]
  * ```
  */
-export const line: BuiltInProvider = Object.freeze({
+export const line: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "line",
   name: "LINE",
   issuer: "https://access.line.me",
@@ -57,7 +58,7 @@ export const line: BuiltInProvider = Object.freeze({
   accessToken: "https://api.line.me/oauth2/v2.1/token",
   userInfo: "https://api.line.me/oauth2/v2.1/userinfo",
   jwksURI: "https://api.line.me/oauth2/v2.1/certs",
-  idTokenAlgorithms: Object.freeze(["HS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["HS256"]),
   scope: "openid profile email",
   responseType: "code",
   clientAuthMethod: "client_secret_post",

@@ -18,6 +18,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -49,7 +50,7 @@ export function linkedinProfile(claims: Record<string, unknown>): User {
  * console.log(linkedin.pkce); // false
  * ```
  */
-export const linkedin: BuiltInProvider = Object.freeze({
+export const linkedin: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "linkedin",
   name: "LinkedIn",
   issuer: "https://www.linkedin.com/oauth",
@@ -57,7 +58,7 @@ export const linkedin: BuiltInProvider = Object.freeze({
   accessToken: "https://www.linkedin.com/oauth/v2/accessToken",
   userInfo: "https://api.linkedin.com/v2/userinfo",
   jwksURI: "https://www.linkedin.com/oauth/openid/jwks",
-  idTokenAlgorithms: Object.freeze(["RS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid profile email",
   responseType: "code",
   clientAuthMethod: "client_secret_post",

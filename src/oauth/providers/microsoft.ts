@@ -31,6 +31,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -135,15 +136,19 @@ export function microsoftProfile(claims: Record<string, unknown>): User {
  * // createAuth({ oauth: [{ id: "microsoft", tenant: "72f988bf-86f1-41af-91ab-2d7cd011db47" }] })
  * ```
  */
-export const microsoft: BuiltInProvider = Object.freeze({
-  id: "microsoft",
-  name: "Microsoft",
-  ...tenantSettings("common"),
-  idTokenAlgorithms: Object.freeze(["RS256"]),
-  scope: "openid profile email",
-  responseType: "code",
-  clientAuthMethod: "client_secret_post",
-  options: Object.freeze(["tenant"] as const),
-  configure: configureMicrosoft,
-  profile: microsoftProfile,
-}) as BuiltInProvider;
+export const microsoft: BuiltInProvider = /* @__PURE__ */ defineProvider(
+  // Object.assign, not a spread: a bundler can drop a pure call, never a spread.
+  /* @__PURE__ */ Object.assign(
+    { id: "microsoft" as const, name: "Microsoft" },
+    /* @__PURE__ */ tenantSettings("common"),
+    {
+      idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
+      scope: "openid profile email",
+      responseType: "code",
+      clientAuthMethod: "client_secret_post",
+      options: /* @__PURE__ */ Object.freeze(["tenant"] as const),
+      configure: configureMicrosoft,
+      profile: microsoftProfile,
+    },
+  ),
+);

@@ -88,8 +88,8 @@ export {
  * console.log(provider.userInfo); // "https://api.github.com/user"
  * ```
  */
-export const builtInProviders: Readonly<Record<BuiltInProviderId, BuiltInProvider>> = Object
-  .freeze({
+export const builtInProviders: Readonly<Record<BuiltInProviderId, BuiltInProvider>> =
+  /* @__PURE__ */ Object.freeze({
     amazon,
     apple,
     atlassian,

@@ -18,6 +18,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -72,7 +73,7 @@ export function naverProfile(raw: Record<string, unknown>): User {
  * console.log(naver.userInfo); // "https://openapi.naver.com/v1/nid/me"
  * ```
  */
-export const naver: BuiltInProvider = Object.freeze({
+export const naver: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "naver",
   name: "Naver",
   authorizeURL: "https://nid.naver.com/oauth2.0/authorize",

@@ -18,6 +18,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -75,7 +76,7 @@ export function notionProfile(raw: Record<string, unknown>): User {
  * console.log(notion.headers); // { "Notion-Version": "2025-09-03" }
  * ```
  */
-export const notion: BuiltInProvider = Object.freeze({
+export const notion: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "notion",
   name: "Notion",
   authorizeURL: "https://api.notion.com/v1/oauth/authorize",
@@ -83,7 +84,7 @@ export const notion: BuiltInProvider = Object.freeze({
   userInfo: "https://api.notion.com/v1/users/me",
   scope: "",
   responseType: "code",
-  authorizationParams: Object.freeze({ owner: "user" }),
-  headers: Object.freeze({ "Notion-Version": "2025-09-03" }),
+  authorizationParams: /* @__PURE__ */ Object.freeze({ owner: "user" }),
+  headers: /* @__PURE__ */ Object.freeze({ "Notion-Version": "2025-09-03" }),
   profile: notionProfile,
 });

@@ -26,6 +26,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -71,12 +72,12 @@ export function oktaProfile(claims: Record<string, unknown>): User {
  * // createAuth({ oauth: [{ id: "okta", issuer: "https://dev-1.okta.com/oauth2/default" }] })
  * ```
  */
-export const okta: BuiltInProvider = Object.freeze({
+export const okta: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "okta",
   name: "Okta",
   scope: "openid profile email",
   responseType: "code",
-  options: Object.freeze(["issuer"] as const),
+  options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureOkta,
   profile: oktaProfile,
 });

@@ -17,6 +17,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   isRecord,
@@ -71,7 +72,7 @@ export function patreonProfile(raw: Record<string, unknown>): User {
  * console.log(patreon.scope); // "identity identity[email]"
  * ```
  */
-export const patreon: BuiltInProvider = Object.freeze({
+export const patreon: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "patreon",
   name: "Patreon",
   authorizeURL: "https://www.patreon.com/oauth2/authorize",

@@ -17,6 +17,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   firstOf,
@@ -68,7 +69,7 @@ export function redditProfile(raw: Record<string, unknown>): User {
  * console.log(reddit.scope); // "identity"
  * ```
  */
-export const reddit: BuiltInProvider = Object.freeze({
+export const reddit: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "reddit",
   name: "Reddit",
   authorizeURL: "https://www.reddit.com/api/v1/authorize",
@@ -76,7 +77,7 @@ export const reddit: BuiltInProvider = Object.freeze({
   userInfo: "https://oauth.reddit.com/api/v1/me",
   scope: "identity",
   responseType: "code",
-  authorizationParams: Object.freeze({ duration: "temporary" }),
-  headers: Object.freeze({ "User-Agent": "web:service-stack-auth:v0.1 (sign-in)" }),
+  authorizationParams: /* @__PURE__ */ Object.freeze({ duration: "temporary" }),
+  headers: /* @__PURE__ */ Object.freeze({ "User-Agent": "web:service-stack-auth:v0.1 (sign-in)" }),
   profile: redditProfile,
 });

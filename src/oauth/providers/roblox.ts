@@ -14,6 +14,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -45,7 +46,7 @@ export function robloxProfile(claims: Record<string, unknown>): User {
  * console.log(roblox.issuer); // "https://apis.roblox.com/oauth/"
  * ```
  */
-export const roblox: BuiltInProvider = Object.freeze({
+export const roblox: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "roblox",
   name: "Roblox",
   issuer: "https://apis.roblox.com/oauth/",
@@ -53,7 +54,7 @@ export const roblox: BuiltInProvider = Object.freeze({
   accessToken: "https://apis.roblox.com/oauth/v1/token",
   userInfo: "https://apis.roblox.com/oauth/v1/userinfo",
   jwksURI: "https://apis.roblox.com/oauth/v1/certs",
-  idTokenAlgorithms: Object.freeze(["ES256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["ES256"]),
   scope: "openid profile",
   responseType: "code",
   profile: robloxProfile,

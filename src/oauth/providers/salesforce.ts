@@ -27,6 +27,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -81,15 +82,19 @@ export function salesforceProfile(claims: Record<string, unknown>): User {
  * // createAuth({ oauth: [{ id: "salesforce", issuer: "https://test.salesforce.com" }] })
  * ```
  */
-export const salesforce: BuiltInProvider = Object.freeze({
-  id: "salesforce",
-  name: "Salesforce",
-  ...salesforceSettings("https://login.salesforce.com"),
-  idTokenAlgorithms: Object.freeze(["RS256"]),
-  scope: "openid profile email",
-  responseType: "code",
-  clientAuthMethod: "client_secret_post",
-  options: Object.freeze(["issuer"] as const),
-  configure: configureSalesforce,
-  profile: salesforceProfile,
-}) as BuiltInProvider;
+export const salesforce: BuiltInProvider = /* @__PURE__ */ defineProvider(
+  // Object.assign, not a spread: a bundler can drop a pure call, never a spread.
+  /* @__PURE__ */ Object.assign(
+    { id: "salesforce" as const, name: "Salesforce" },
+    /* @__PURE__ */ salesforceSettings("https://login.salesforce.com"),
+    {
+      idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
+      scope: "openid profile email",
+      responseType: "code",
+      clientAuthMethod: "client_secret_post",
+      options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
+      configure: configureSalesforce,
+      profile: salesforceProfile,
+    },
+  ),
+);

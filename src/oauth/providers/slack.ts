@@ -18,6 +18,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -49,7 +50,7 @@ export function slackProfile(claims: Record<string, unknown>): User {
  * console.log(slack.userInfoMethod); // "POST"
  * ```
  */
-export const slack: BuiltInProvider = Object.freeze({
+export const slack: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "slack",
   name: "Slack",
   issuer: "https://slack.com",
@@ -57,7 +58,7 @@ export const slack: BuiltInProvider = Object.freeze({
   accessToken: "https://slack.com/api/openid.connect.token",
   userInfo: "https://slack.com/api/openid.connect.userInfo",
   jwksURI: "https://slack.com/openid/connect/keys",
-  idTokenAlgorithms: Object.freeze(["RS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid profile email",
   responseType: "code",
   clientAuthMethod: "client_secret_post",

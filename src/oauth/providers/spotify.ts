@@ -15,6 +15,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   isRecord,
@@ -59,7 +60,7 @@ export function spotifyProfile(raw: Record<string, unknown>): User {
  * console.log(spotify.authorizeURL); // "https://accounts.spotify.com/authorize"
  * ```
  */
-export const spotify: BuiltInProvider = Object.freeze({
+export const spotify: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "spotify",
   name: "Spotify",
   authorizeURL: "https://accounts.spotify.com/authorize",

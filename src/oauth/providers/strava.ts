@@ -27,6 +27,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   joinName,
@@ -69,7 +70,7 @@ export function stravaProfile(raw: Record<string, unknown>): User {
  * console.log(strava.userInfo); // "https://www.strava.com/api/v3/athlete"
  * ```
  */
-export const strava: BuiltInProvider = Object.freeze({
+export const strava: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "strava",
   name: "Strava",
   authorizeURL: "https://www.strava.com/oauth/authorize",
@@ -78,6 +79,6 @@ export const strava: BuiltInProvider = Object.freeze({
   scope: "read",
   responseType: "code",
   clientAuthMethod: "client_secret_post",
-  authorizationParams: Object.freeze({ approval_prompt: "auto" }),
+  authorizationParams: /* @__PURE__ */ Object.freeze({ approval_prompt: "auto" }),
   profile: stravaProfile,
 });

@@ -16,6 +16,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   isRecord,
@@ -72,7 +73,7 @@ export function tiktokProfile(raw: Record<string, unknown>): User {
  * console.log(tiktok.clientIdParam); // "client_key"
  * ```
  */
-export const tiktok: BuiltInProvider = Object.freeze({
+export const tiktok: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "tiktok",
   name: "TikTok",
   authorizeURL: "https://www.tiktok.com/v2/auth/authorize/",

@@ -16,6 +16,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 const CLAIMS = { email: null, email_verified: null, picture: null, preferred_username: null };
@@ -49,7 +50,7 @@ export function twitchProfile(claims: Record<string, unknown>): User {
  * console.log(twitch.issuer); // "https://id.twitch.tv/oauth2"
  * ```
  */
-export const twitch: BuiltInProvider = Object.freeze({
+export const twitch: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "twitch",
   name: "Twitch",
   issuer: "https://id.twitch.tv/oauth2",
@@ -57,12 +58,12 @@ export const twitch: BuiltInProvider = Object.freeze({
   accessToken: "https://id.twitch.tv/oauth2/token",
   userInfo: "https://id.twitch.tv/oauth2/userinfo",
   jwksURI: "https://id.twitch.tv/oauth2/keys",
-  idTokenAlgorithms: Object.freeze(["RS256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid user:read:email",
   responseType: "code",
   clientAuthMethod: "client_secret_post",
-  authorizationParams: Object.freeze({
-    claims: JSON.stringify({ id_token: CLAIMS, userinfo: CLAIMS }),
+  authorizationParams: /* @__PURE__ */ Object.freeze({
+    claims: /* @__PURE__ */ JSON.stringify({ id_token: CLAIMS, userinfo: CLAIMS }),
   }),
   profile: twitchProfile,
 });

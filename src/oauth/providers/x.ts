@@ -14,6 +14,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -71,7 +72,7 @@ export function xProfile(raw: Record<string, unknown>): User {
  * console.log(x.userInfo); // "https://api.x.com/2/users/me?user.fields=profile_image_url"
  * ```
  */
-export const x: BuiltInProvider = Object.freeze({
+export const x: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "x",
   name: "X",
   authorizeURL: "https://x.com/i/oauth2/authorize",

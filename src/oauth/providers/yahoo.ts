@@ -15,6 +15,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -45,7 +46,7 @@ export function yahooProfile(claims: Record<string, unknown>): User {
  * console.log(yahoo.accessToken); // "https://api.login.yahoo.com/oauth2/get_token"
  * ```
  */
-export const yahoo: BuiltInProvider = Object.freeze({
+export const yahoo: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "yahoo",
   name: "Yahoo",
   issuer: "https://api.login.yahoo.com",
@@ -53,7 +54,7 @@ export const yahoo: BuiltInProvider = Object.freeze({
   accessToken: "https://api.login.yahoo.com/oauth2/get_token",
   userInfo: "https://api.login.yahoo.com/openid/v1/userinfo",
   jwksURI: "https://api.login.yahoo.com/openid/v1/certs",
-  idTokenAlgorithms: Object.freeze(["ES256"]),
+  idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["ES256"]),
   scope: "openid profile email",
   responseType: "code",
   profile: yahooProfile,

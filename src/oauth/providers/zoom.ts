@@ -15,6 +15,7 @@
 
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
+import { defineProvider } from "./_define.ts";
 import {
   buildUser,
   checkEmail,
@@ -59,7 +60,7 @@ export function zoomProfile(raw: Record<string, unknown>): User {
  * console.log(zoom.userInfo); // "https://api.zoom.us/v2/users/me"
  * ```
  */
-export const zoom: BuiltInProvider = Object.freeze({
+export const zoom: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "zoom",
   name: "Zoom",
   authorizeURL: "https://zoom.us/oauth/authorize",

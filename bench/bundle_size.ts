@@ -1,0 +1,86 @@
+/**
+ * What an app's bundle of this library weighs: esbuild (bundled, minified,
+ * neutral platform, ESM) and gzip, for a one-provider OAuth app written two
+ * ways: with `createAuth` of `core.ts` and the provider object (only that
+ * provider comes along), and with a provider id string (the table of every
+ * built-in comes along). A measurement, not a timing: the same sources give
+ * the same bytes.
+ *
+ * Run with `deno run -A bench/bundle_size.ts`.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-import-prefix -- dev-only bundler for the measurement.
+import * as esbuild from "npm:esbuild@0.28";
+
+const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname);
+
+/** The one-provider app with the tree-shakable form. */
+export const ONE_PROVIDER_APP = `import { createAuth, github } from "./core.ts";
+export const auth = createAuth({ oauth: [github], secret: "0123456789abcdef0123456789abcdef" });
+`;
+
+/** The same app naming the provider by id. */
+export const PROVIDER_ID_APP = `import { createAuth } from "./mod.ts";
+export const auth = createAuth({ oauth: ["github"], secret: "0123456789abcdef0123456789abcdef" });
+`;
+
+/** A bundle and its sizes in bytes. */
+export interface BundleSize {
+  /** The minified bundle. */
+  text: string;
+  /** Bytes of the minified bundle. */
+  minified: number;
+  /** Bytes of the minified bundle gzipped (default level). */
+  gzip: number;
+}
+
+/**
+ * Bundles `source` (an app module resolved from the repository root) as
+ * esbuild does for a library user and measures it.
+ *
+ * @example
+ * ```ts ignore
+ * const { gzip } = await bundleSize(ONE_PROVIDER_APP);
+ * ```
+ */
+export async function bundleSize(source: string): Promise<BundleSize> {
+  try {
+    const result = await esbuild.build({
+      stdin: { contents: source, resolveDir: ROOT, loader: "ts", sourcefile: "app.ts" },
+      bundle: true,
+      minify: true,
+      platform: "neutral",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+    });
+    const bytes = result.outputFiles[0].contents;
+    const gzipped = await new Response(
+      new Blob([new Uint8Array(bytes)]).stream().pipeThrough(new CompressionStream("gzip")),
+    ).arrayBuffer();
+    return {
+      text: new TextDecoder().decode(bytes),
+      minified: bytes.length,
+      gzip: gzipped.byteLength,
+    };
+  } finally {
+    // esbuild keeps a service process; stop it so that nothing outlives the call.
+    await esbuild.stop();
+  }
+}
+
+if (import.meta.main) {
+  for (
+    const [label, source] of [["oauth: [github] (core.ts)", ONE_PROVIDER_APP], [
+      'oauth: ["github"] (mod.ts)',
+      PROVIDER_ID_APP,
+    ]]
+  ) {
+    const { minified, gzip } = await bundleSize(source);
+    console.log(
+      `${label}: ${(minified / 1000).toFixed(1)} kB minified, ${(gzip / 1000).toFixed(1)} kB gzip`,
+    );
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `createAuth` without the table of built-in providers by id, for apps that
+ * are bundled: each provider is passed as an object (`oauth: [github]`), so
+ * a bundle holds only the providers the app imports. Everything else works
+ * as with `createAuth` from `@service-stack/auth`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, github } from "@service-stack/auth/core";
+ *
+ * const auth = createAuth({ oauth: [github] }); // credentials from GITHUB_CLIENT_ID/_SECRET
+ * Deno.serve((request) => auth.handlers.ALL(request));
+ * ```
+ *
+ * @module
+ */
+
+import { type Auth, authWith } from "./src/create_auth.ts";
+import type { AuthConfig } from "./src/config.ts";
+import type { BuiltInTable } from "./src/oauth/resolve.ts";
+import type { User } from "./src/types.ts";
+
+export type { Auth, AuthHandlers } from "./src/create_auth.ts";
+export type { AuthConfig } from "./src/config.ts";
+export {
+  amazon,
+  apple,
+  atlassian,
+  auth0,
+  bitbucket,
+  cognito,
+  discord,
+  dropbox,
+  facebook,
+  figma,
+  github,
+  gitlab,
+  google,
+  kakao,
+  keycloak,
+  line,
+  linkedin,
+  microsoft,
+  naver,
+  notion,
+  okta,
+  patreon,
+  reddit,
+  roblox,
+  salesforce,
+  slack,
+  spotify,
+  strava,
+  tiktok,
+  twitch,
+  x,
+  yahoo,
+  zoom,
+} from "./src/oauth/providers/mod.ts";
+
+const NO_BUILT_INS: BuiltInTable = {};
+
+/**
+ * Creates an instance, like `createAuth` from `@service-stack/auth`, except
+ * that a provider is given as an object, never by id: a built-in one as
+ * exported here (`github`, or `{ ...okta, issuer }` with options and
+ * overrides), or a custom one. A provider id string throws a `TypeError`
+ * naming the object to pass. Options (`issuer`, `tenant`, ...) and
+ * credentials still come from the entry or the environment.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, github, okta } from "@service-stack/auth/core";
+ *
+ * const auth = createAuth({
+ *   oauth: [github, { ...okta, issuer: "https://dev-1.okta.com" }],
+ *   secret: Deno.env.get("AUTH_SECRET"),
+ * });
+ * ```
+ */
+export function createAuth<
+  U extends User = User,
+  P extends Record<string, unknown> = Record<string, unknown>,
+>(config: AuthConfig<U, P>): Auth<U> {
+  return authWith(config, NO_BUILT_INS);
+}

@@ -1,0 +1,40 @@
+// GET /session for a token already verified (the cache's synchronous path): the same answer as
+// the first read, the same headers, and no session once the token's time is up.
+import assert from "node:assert/strict";
+import { Browser, Clock, makeAuth } from "./_helpers.ts";
+
+Deno.test("a cached session read answers what the first read did, with the same headers", async () => {
+  const auth = makeAuth();
+  const browser = new Browser(auth.handlers.ALL);
+  await browser.signIn();
+  // A new instance has an empty cache: its first read verifies the token, the next ones reuse it.
+  const fresh = makeAuth();
+  const reader = new Browser(fresh.handlers.ALL);
+  reader.cookies = new Map(browser.cookies);
+  const first = await reader.fetch("GET", "/auth/session");
+  const second = await reader.fetch("GET", "/auth/session");
+  assert.equal(second.status, 200);
+  assert.deepEqual([...second.headers], [...first.headers]);
+  assert.deepEqual([...second.headers], [
+    ["cache-control", "no-store"],
+    ["content-type", "application/json; charset=utf-8"],
+    ["x-content-type-options", "nosniff"],
+  ]);
+  const body = await second.json();
+  assert.deepEqual(body, await first.json());
+  assert.equal(body.user.name, "Ada");
+});
+
+Deno.test("a cached session read is no session once the token has expired", async () => {
+  const clock = new Clock();
+  const auth = makeAuth({ clock: clock.fn, session: { maxAge: 3600, updateAge: 3500 } });
+  const browser = new Browser(auth.handlers.ALL);
+  await browser.signIn();
+  assert.equal((await (await browser.fetch("GET", "/auth/session")).json()).user.name, "Ada");
+  clock.advance(3400);
+  assert.equal((await (await browser.fetch("GET", "/auth/session")).json()).user.name, "Ada");
+  clock.advance(200);
+  const response = await browser.fetch("GET", "/auth/session");
+  assert.equal(await response.json(), null);
+  assert.ok(response.headers.getSetCookie().some((line) => /Max-Age=0/i.test(line)));
+});
