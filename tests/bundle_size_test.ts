@@ -5,9 +5,10 @@ import { bundleSize, ONE_PROVIDER_APP, PROVIDER_ID_APP } from "../bench/bundle_s
 import { builtInProviders } from "../mod.ts";
 
 // The budget for `oauth: [github]` with createAuth of core.ts, in gzip bytes: what it weighed once
-// main had email sign-in and two-factor (58.5 kB; 43.6 kB before them), with room for small
-// changes. Issue 16 aims at 30 kB; the rest is the core itself (see README "Develop").
-const ONE_PROVIDER_GZIP_BUDGET = 60_000;
+// main had email sign-in, two-factor and passkeys (69.3 kB; 58.5 kB before passkeys, 43.6 kB
+// before email and two-factor), with room for small changes. Every feature's routes sit in the
+// route table whether configured or not; issue 16 aims at 30 kB (see README "Develop").
+const ONE_PROVIDER_GZIP_BUDGET = 71_000;
 
 const IDS = Object.keys(builtInProviders);
 

@@ -166,6 +166,8 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<
   const clientId = options.clientId ?? "test-client";
   const clientSecret = options.clientSecret ?? "test-client-secret-0123456789-abcdefghij";
   const server = await startServer("node", "tests/support/fixtures/oidc_provider.mjs", {
+    // Loading oidc-provider takes Node seconds, more while the parallel test run fills both cores.
+    timeoutMs: 60_000,
     env: {
       OIDC_PROVIDER_ENTRY: install.entry,
       OIDC_CLIENT_ID: clientId,
