@@ -17,11 +17,12 @@
 
 import { type Auth, authWith } from "./src/create_auth.ts";
 import type { AuthConfig } from "./src/config.ts";
-import type { BuiltInTable } from "./src/oauth/resolve.ts";
+import type { Included } from "./src/create_auth.ts";
 import type { User } from "./src/types.ts";
 
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
-export type { AuthConfig } from "./src/config.ts";
+export type { AuthConfig, AuthFeature } from "./src/config.ts";
+export { email, passkeys, twoFactor } from "./src/features/mod.ts";
 export {
   amazon,
   apple,
@@ -58,7 +59,8 @@ export {
   zoom,
 } from "./src/oauth/providers/mod.ts";
 
-const NO_BUILT_INS: BuiltInTable = {};
+// Neither built-in providers by id nor features beyond those the config lists.
+const INCLUDED: Included = { builtIns: {}, features: [] };
 
 /**
  * Creates an instance, like `createAuth` from `@service-stack/auth`, except
@@ -82,5 +84,5 @@ export function createAuth<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>): Auth<U> {
-  return authWith(config, NO_BUILT_INS);
+  return authWith(config, INCLUDED);
 }

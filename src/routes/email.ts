@@ -36,7 +36,7 @@ import {
 } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 
-const OK = Object.freeze({ ok: true });
+const OK = /* @__PURE__ */ Object.freeze({ ok: true });
 
 /** Refuses body keys other than `allowed`. */
 function onlyKeys(body: Body, allowed: readonly string[]): void {

@@ -1,0 +1,37 @@
+/**
+ * The two-factor feature: TOTP and backup codes as a second step after
+ * every first factor (`twoFactor` in the config).
+ *
+ * @module
+ */
+
+import type { AuthContext } from "../config.ts";
+import { resolveTwoFactor } from "../config/two_factor.ts";
+import { secondStepGate } from "../core/two_factor.ts";
+import { route } from "../router.ts";
+import {
+  confirmRoute,
+  disableRoute,
+  enrollRoute,
+  secondStepPageRoute,
+  verifyRoute,
+} from "../routes/two_factor.ts";
+import { defineFeature, type Feature } from "./feature.ts";
+
+function hasTwoFactor(ctx: AuthContext): boolean {
+  return ctx.twoFactor !== undefined;
+}
+
+/** Two-factor sign-in: its routes, and the gate every first factor passes. */
+export const twoFactor: Feature = /* @__PURE__ */ defineFeature({
+  key: "twoFactor",
+  resolve: resolveTwoFactor,
+  hooks: { secondStep: secondStepGate },
+  routes: [
+    /* @__PURE__ */ route("GET", "twoFactor", secondStepPageRoute, { enabled: hasTwoFactor }),
+    /* @__PURE__ */ route("POST", "twoFactor/verify", verifyRoute, { enabled: hasTwoFactor }),
+    /* @__PURE__ */ route("POST", "twoFactor/enroll", enrollRoute, { enabled: hasTwoFactor }),
+    /* @__PURE__ */ route("POST", "twoFactor/confirm", confirmRoute, { enabled: hasTwoFactor }),
+    /* @__PURE__ */ route("POST", "twoFactor/disable", disableRoute, { enabled: hasTwoFactor }),
+  ],
+});
