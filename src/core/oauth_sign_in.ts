@@ -257,7 +257,7 @@ export async function completeOAuthSignIn(
     source: "provider",
     profile: raw,
     tokens,
-    verifiedEmail: providerVerifiedEmail(raw, user),
+    verifiedEmail: providerVerifiedEmail(provider, raw, user),
     redirectTo: flow.redirectTo,
   });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
@@ -265,15 +265,22 @@ export async function completeOAuthSignIn(
 }
 
 /**
- * The address a provider vouched for: the mapped `email` when the profile
- * (or the ID token's claims) says `email_verified: true` for that same
- * address. A provider that says nothing proves nothing.
+ * The address a provider vouched for: the mapped `email` of a built-in whose
+ * mapper keeps only addresses the provider marks verified, or the one the
+ * profile (or the ID token's claims) says `email_verified: true` for. A
+ * provider that says nothing proves nothing.
  */
-function providerVerifiedEmail(raw: Record<string, unknown>, user: unknown): string | undefined {
+function providerVerifiedEmail(
+  provider: ResolvedProvider,
+  raw: Record<string, unknown>,
+  user: unknown,
+): string | undefined {
   const email = typeof user === "object" && user !== null
     ? (user as { email?: unknown }).email
     : undefined;
-  if (typeof email !== "string" || typeof raw.email !== "string") return undefined;
+  if (typeof email !== "string") return undefined;
+  if (provider.verifiesEmail) return email;
+  if (typeof raw.email !== "string") return undefined;
   const verified = raw.email_verified === true || raw.email_verified === "true";
   return verified && raw.email.toLowerCase() === email.toLowerCase() ? email : undefined;
 }

@@ -66,6 +66,8 @@ export interface ResolvedProvider {
    * bound to the hosts of the token and user-info endpoints.
    */
   readonly profile: (profile: Record<string, unknown>, input: ProfileInput) => Promise<User>;
+  /** Whether the mapped email is one the provider marked verified (a built-in's own mapper). */
+  readonly verifiesEmail: boolean;
   /** Issuer identifier, when configured. */
   readonly issuer?: string;
   /** JWKS URL, when configured. */
@@ -138,6 +140,7 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "privateKey",
   "options",
   "configure",
+  "verifiesEmail",
 ]);
 
 /** ID-token algorithms a provider may name (DECISIONS "OpenID Connect"): HS256 only when listed. */
@@ -505,7 +508,13 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
   const id = checkId(object, entry, table);
   // Without the table, a built-in passed as an object (`oauth: [okta]`, `{ ...okta, issuer }`) is
   // found from the object; any other object is its own definition.
-  const builtIn = builtInOf(table, id) ?? definitionOf(object) ?? ownDefinition(object, id);
+  const known = builtInOf(table, id) ?? definitionOf(object);
+  const builtIn = known ?? ownDefinition(object, id);
+  if (known === undefined && object.verifiesEmail !== undefined) {
+    fail(
+      `provider "${id}" has verifiesEmail, which only built-in providers declare; expected an email_verified claim in the profile instead.`,
+    );
+  }
   const clientIdValue = object.clientId ?? envCredential(id, "CLIENT_ID", read);
   const clientId = text({ clientId: clientIdValue }, "clientId", id);
   const settings = builtIn.configure?.(readOptions(builtIn, object, read, clientId)) ?? {};
@@ -564,6 +573,8 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
     clientId,
     ...defined({ clientSecret }),
     profile: boundProfile(mapper, configured),
+    // Only the built-in's own mapper carries its guarantee: a profile of the app's does not.
+    verifiesEmail: known?.verifiesEmail === true && mapper === known.profile,
     ...defined({
       issuer,
       jwksURI: optionalEndpoint(merged, "jwksURI", id),

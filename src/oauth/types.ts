@@ -343,4 +343,10 @@ export interface BuiltInProvider extends OAuthProviderBase {
    * throws a `TypeError` naming the fix when an option is missing or wrong.
    */
   configure?: (options: BuiltInOptionValues) => BuiltInSettings;
+  /**
+   * The profile mapper keeps an email only when the provider marks it
+   * verified, so a mapped address counts as proven (`emailVerified` on the
+   * session user) while this mapper is the one in use.
+   */
+  verifiesEmail?: boolean;
 }

@@ -7,6 +7,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
+import { bodyRedirectTo, isFormPost, onlyKeys } from "./_body.ts";
 import { browserFailure } from "../core/browser_failure.ts";
 import {
   checkedAddress,
@@ -20,39 +21,16 @@ import {
   resetTokenIsValid,
 } from "../core/email.ts";
 import { guardMutation, guardSessionMutation } from "../core/guard.ts";
-import { checkedRedirectTarget, finish, redirectIntent } from "../core/redirects.ts";
+import { finish, redirectIntent } from "../core/redirects.ts";
 import { readSession, userFromPayload } from "../core/session.ts";
 import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { openEmailToken } from "../email/token.ts";
 import { confirmationPage, donePage, resetFormPage } from "../email/pages.ts";
 import { AuthError } from "../errors.ts";
-import {
-  type Body,
-  jsonResponse,
-  mediaType,
-  readBody,
-  redirectResponse,
-  singleParam,
-} from "../http.ts";
+import { jsonResponse, readBody, redirectResponse, singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 
 const OK = /* @__PURE__ */ Object.freeze({ ok: true });
-
-/** Refuses body keys other than `allowed`. */
-function onlyKeys(body: Body, allowed: readonly string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) {
-      throw new AuthError(
-        "invalid_request",
-        `The body has an unknown key; expected only ${allowed.map((k) => `"${k}"`).join(", ")}.`,
-      );
-    }
-  }
-}
-
-function isForm(http: HttpContext): boolean {
-  return mediaType(http.request) === "application/x-www-form-urlencoded";
-}
 
 /** `POST /signIn/email` `{ email, redirectTo? }`: 200 `{ ok: true }` for every well-formed address. */
 export async function emailSignInRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
@@ -60,13 +38,7 @@ export async function emailSignInRoute(ctx: AuthContext, http: HttpContext): Pro
   const intent = await redirectIntent(http);
   const body = await guarded.body();
   onlyKeys(body, ["email", "redirectTo"]);
-  const raw = body.redirectTo;
-  if (raw !== undefined && typeof raw !== "string") {
-    throw new AuthError("invalid_request", '"redirectTo" is not a string; expected a path or URL.');
-  }
-  const redirectTo = raw === undefined || raw === ""
-    ? intent.redirectTo ?? undefined
-    : await checkedRedirectTarget(http, raw);
+  const redirectTo = (await bodyRedirectTo(http, body.redirectTo, intent)) ?? undefined;
   await requestEmailSignIn(ctx, http, { email: checkedAddress(body.email), redirectTo });
   return finish(http, { redirect: intent.redirect, redirectTo: intent.redirectTo }, {
     body: OK,
@@ -105,7 +77,7 @@ export async function emailLinkRoute(ctx: AuthContext, http: HttpContext): Promi
  * verification or change (302 to `/` for a form post, 200 `{ ok: true }`).
  */
 export async function emailCallbackRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
-  const form = isForm(http);
+  const form = isFormPost(http);
   try {
     const body = await readBody(http.request);
     onlyKeys(body, ["token", "code"]);
@@ -193,7 +165,7 @@ export async function resetFormRoute(ctx: AuthContext, http: HttpContext): Promi
 
 /** `POST /password/reset` `{ token, password }`: 200 `{ ok: true }` (a page for a form post); signs nobody in. */
 export async function resetPasswordRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
-  const form = isForm(http);
+  const form = isFormPost(http);
   try {
     const body = await readBody(http.request);
     onlyKeys(body, ["token", "password"]);

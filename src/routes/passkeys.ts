@@ -7,6 +7,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
+import { bodyRedirectTo, onlyKeys } from "./_body.ts";
 import { guardMutation, guardSessionMutation } from "../core/guard.ts";
 import {
   deletePasskey,
@@ -16,28 +17,12 @@ import {
   signInOptions,
   signInWithPasskey,
 } from "../core/passkeys.ts";
-import { checkedRedirectTarget, defaultTarget, finish, redirectIntent } from "../core/redirects.ts";
+import { defaultTarget, finish, redirectIntent } from "../core/redirects.ts";
 import { readSession } from "../core/session.ts";
 import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { AuthError } from "../errors.ts";
-import { type Body, emptyResponse, jsonResponse, redirectResponse } from "../http.ts";
+import { emptyResponse, jsonResponse, redirectResponse } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
-
-/** Refuses body keys other than `allowed`. */
-function onlyKeys(body: Body, allowed: readonly string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) {
-      throw new AuthError(
-        "invalid_request",
-        allowed.length === 0
-          ? "The body has a key; expected an empty object or no body."
-          : `The body has an unknown key; expected only ${
-            allowed.map((k) => `"${k}"`).join(", ")
-          }.`,
-      );
-    }
-  }
-}
 
 function noSession(): AuthError {
   return new AuthError("invalid_session_token", "There is no valid session; sign in first.");
@@ -80,13 +65,7 @@ export async function passkeySignInRoute(ctx: AuthContext, http: HttpContext): P
   const intent = await redirectIntent(http);
   const body = await guarded.body();
   onlyKeys(body, ["response", "redirectTo"]);
-  const raw = body.redirectTo;
-  if (raw !== undefined && typeof raw !== "string") {
-    throw new AuthError("invalid_request", '"redirectTo" is not a string; expected a path or URL.');
-  }
-  const redirectTo = raw === undefined || raw === ""
-    ? intent.redirectTo
-    : await checkedRedirectTarget(http, raw);
+  const redirectTo = await bodyRedirectTo(http, body.redirectTo, intent);
   const session = await signInWithPasskey(ctx, http, body.response, {
     redirectTo: ctx.twoFactor ? await defaultTarget(http, redirectTo) : undefined,
   });

@@ -8,6 +8,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
+import { isFormPost, onlyKeys } from "./_body.ts";
 import { browserFailure } from "../core/browser_failure.ts";
 import { issueCsrfToken } from "../core/csrf.ts";
 import { emit } from "../core/events.ts";
@@ -23,7 +24,7 @@ import {
   withFactor,
 } from "../core/two_factor.ts";
 import { AuthError } from "../errors.ts";
-import { type Body, jsonResponse, mediaType, redirectResponse } from "../http.ts";
+import { jsonResponse, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import {
   confirmEnrollment,
@@ -40,22 +41,6 @@ import type { User } from "../types.ts";
 
 /** Seconds after signing in during which a session may turn two-factor on. */
 export const ENROLL_WINDOW_SECONDS = 600;
-
-/** Refuses body keys other than `allowed`. */
-function onlyKeys(body: Body, allowed: readonly string[]): void {
-  for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) {
-      throw new AuthError(
-        "invalid_request",
-        `The body has an unknown key; expected only ${allowed.map((k) => `"${k}"`).join(", ")}.`,
-      );
-    }
-  }
-}
-
-function isForm(http: HttpContext): boolean {
-  return mediaType(http.request) === "application/x-www-form-urlencoded";
-}
 
 /** The `two_factor` cookie's value ("" when absent: refused as `pending-invalid`). */
 function pendingCookie(http: HttpContext): string {
@@ -197,7 +182,7 @@ export async function secondStepPageRoute(
  * sign-in (cookie cleared).
  */
 export async function verifyRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
-  const form = isForm(http);
+  const form = isFormPost(http);
   try {
     twoFactorHooks(ctx);
     const guarded = await guardMutation(ctx, http);

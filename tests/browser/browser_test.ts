@@ -13,26 +13,12 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import { type Browser, type BrowserContext, chromium, type Page } from "npm:playwright-core@1";
 import { stageApp } from "../support/npm_package.ts";
-import { REPO_ROOT, type RunningServer, startServer } from "../support/server.ts";
+import { startServer } from "../support/server.ts";
 import { missingTool, toolPath } from "../support/tools.ts";
 import { demoPassword } from "../runtimes/_demo_flow.ts";
 import { createAuth } from "../../mod.ts";
 import { createMockProvider, type MockProvider } from "../../testing.ts";
-
-const SCREENSHOTS = `${REPO_ROOT}/.out/screenshots`;
-// A secret from the developer's shell must not leak into the test servers.
-const NO_SECRET = { AUTH_SECRET: "", SERVICE_AUTH_SECRET: "", SERVICE_SECRET: "", SECRET: "" };
-
-// Keeps Chromium from reaching the network or doing work a test does not need.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM_ARGS, NO_SECRET, screenshot, waitForState, withServer } from "./_chromium.ts";
 
 /** A Chromium page with its own cookies, and the errors it logged. */
 interface BrowserPage {
@@ -93,32 +79,6 @@ async function withBrowser(
   } finally {
     for (const context of contexts) await context.close();
     await browser.close();
-  }
-}
-
-async function waitForState(page: Page, state: "signed-in" | "signed-out"): Promise<void> {
-  await page.waitForSelector(`body[data-state="${state}"]`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await Deno.mkdir(SCREENSHOTS, { recursive: true });
-  const path = `${SCREENSHOTS}/${name}.png`;
-  await page.screenshot({ path, fullPage: true });
-  console.log(`screenshot: ${path}`);
-}
-
-/** Stops the server, then prints its output when the test failed. */
-async function withServer(
-  server: RunningServer,
-  fn: (server: RunningServer) => Promise<void>,
-): Promise<void> {
-  try {
-    await fn(server);
-  } catch (error) {
-    console.error(`server output:\n${server.output()}`);
-    throw error;
-  } finally {
-    await server.stop();
   }
 }
 

@@ -13,22 +13,10 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import { type BrowserContext, chromium, type Page } from "npm:playwright-core@1";
 import { stageApp } from "../support/npm_package.ts";
-import { REPO_ROOT, type RunningServer, startServer } from "../support/server.ts";
+import { type RunningServer, startServer } from "../support/server.ts";
 import { missingTool, toolPath } from "../support/tools.ts";
 import { demoPassword } from "../runtimes/_demo_flow.ts";
-
-const SCREENSHOTS = `${REPO_ROOT}/.out/screenshots`;
-// A secret from the developer's shell must not leak into the test servers.
-const NO_SECRET = { AUTH_SECRET: "", SERVICE_AUTH_SECRET: "", SERVICE_SECRET: "", SECRET: "" };
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM_ARGS, NO_SECRET, screenshot, waitForState, withServer } from "./_chromium.ts";
 
 /** One message as the outbox page shows it. */
 interface OutboxMessage {
@@ -73,17 +61,6 @@ async function withTabs(fn: (tabs: Tabs) => Promise<void>): Promise<void> {
     await context?.close();
     await browser.close();
   }
-}
-
-async function waitForState(page: Page, state: "signed-in" | "signed-out"): Promise<void> {
-  await page.waitForSelector(`body[data-state="${state}"]`);
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await Deno.mkdir(SCREENSHOTS, { recursive: true });
-  const path = `${SCREENSHOTS}/${name}.png`;
-  await page.screenshot({ path, fullPage: true });
-  console.log(`screenshot: ${path}`);
 }
 
 /** Reloads the outbox page and answers its newest message, which must be of `kind` to `to`. */
@@ -252,18 +229,6 @@ async function emailTour(server: RunningServer, tabs: Tabs, label: string): Prom
   await page.waitForSelector("#reset-message.error");
   assert.match(await page.textContent("#reset-message") ?? "", /^invalid_grant: /);
   assert.deepEqual(problems, []);
-}
-
-/** Stops the server, then prints its output when the test failed. */
-async function withServer(server: RunningServer, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (error) {
-    console.error(`server output:\n${server.output()}`);
-    throw error;
-  } finally {
-    await server.stop();
-  }
 }
 
 Deno.test({

@@ -21,17 +21,7 @@ import { missingTool, toolPath } from "../support/tools.ts";
 import { demoPassword } from "../runtimes/_demo_flow.ts";
 import { verifyRegistration } from "../../src/webauthn/registration.ts";
 import { verifyAssertion } from "../../src/webauthn/assertion.ts";
-
-const NO_SECRET = { AUTH_SECRET: "", SERVICE_AUTH_SECRET: "", SERVICE_SECRET: "", SECRET: "" };
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM_ARGS, NO_SECRET, waitForState, withServer } from "./_chromium.ts";
 
 type Json = Record<string, unknown>;
 
@@ -63,10 +53,6 @@ function recordCeremonies() {
     });
   };
   return { registrations, assertions, attach };
-}
-
-async function waitForState(page: Page, state: "signed-in" | "signed-out"): Promise<void> {
-  await page.waitForSelector(`body[data-state="${state}"]`);
 }
 
 async function passkeyRows(page: Page, count: number): Promise<string[]> {
@@ -319,17 +305,6 @@ async function passkeyFlow(server: RunningServer): Promise<void> {
     assert.deepEqual([...laptop.problems, ...phone.problems], []);
   } finally {
     await browser.close();
-  }
-}
-
-async function withServer(server: RunningServer, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (error) {
-    console.error(`server output:\n${server.output()}`);
-    throw error;
-  } finally {
-    await server.stop();
   }
 }
 

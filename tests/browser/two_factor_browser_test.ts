@@ -16,21 +16,10 @@ import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "npm:playwright-core@1";
 // deno-lint-ignore no-import-prefix -- dev-only test dependency: an independent TOTP.
 import * as OTPAuth from "npm:otpauth@9";
-import { REPO_ROOT, type RunningServer, startServer } from "../support/server.ts";
+import { type RunningServer, startServer } from "../support/server.ts";
 import { missingTool, toolPath } from "../support/tools.ts";
 import { demoPassword } from "../runtimes/_demo_flow.ts";
-
-const SCREENSHOTS = `${REPO_ROOT}/.out/screenshots`;
-const NO_SECRET = { AUTH_SECRET: "", SERVICE_AUTH_SECRET: "", SERVICE_SECRET: "", SECRET: "" };
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+import { CHROMIUM_ARGS, NO_SECRET, screenshot, waitForState } from "./_chromium.ts";
 
 /**
  * Codes for one secret, each from a step not used yet within the window the
@@ -55,15 +44,6 @@ class Authenticator {
     this.#used.add(step);
     return this.#totp.generate({ timestamp: step * 30_000 + 1 });
   }
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await Deno.mkdir(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
-}
-
-async function waitForState(page: Page, state: "signed-in" | "signed-out"): Promise<void> {
-  await page.waitForSelector(`body[data-state="${state}"]`);
 }
 
 async function signInWithPassword(page: Page, password: string): Promise<void> {

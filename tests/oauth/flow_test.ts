@@ -298,7 +298,7 @@ interface BuiltInCase {
   extra?: Record<string, Endpoint>;
   /** How the provider documents client authentication (default: HTTP Basic). */
   clientAuth?: "basic" | "post";
-  expected: Record<string, string>;
+  expected: Record<string, string | boolean>;
 }
 
 const BUILT_INS: BuiltInCase[] = [
@@ -335,6 +335,7 @@ const BUILT_INS: BuiltInCase[] = [
       sub: "1",
       name: "monalisa octocat",
       email: "octocat@github.com",
+      emailVerified: true,
       image: "https://github.com/images/error/octocat_happy.gif",
     },
   },
@@ -377,6 +378,7 @@ const BUILT_INS: BuiltInCase[] = [
       sub: "{c4e1d7a2-5f3b-4d2a-9c1e-0a1b2c3d4e5f}",
       name: "Ada Lovelace",
       email: "ada@example.com",
+      emailVerified: true,
       image: "https://secure.gravatar.com/avatar/ada.png",
     },
   },
@@ -432,6 +434,7 @@ const BUILT_INS: BuiltInCase[] = [
       sub: "80351110224678912",
       name: "Nelly",
       email: "nelly@discord.com",
+      emailVerified: true,
       image:
         "https://cdn.discordapp.com/avatars/80351110224678912/8342729096ea3675442027381ff50dfe.png",
     },
@@ -462,6 +465,7 @@ const BUILT_INS: BuiltInCase[] = [
       sub: "1",
       name: "John Smith",
       email: "john@example.com",
+      emailVerified: true,
       image: "https://gitlab.com/uploads/-/system/user/avatar/1/index.jpg",
     },
   },
@@ -615,6 +619,7 @@ Deno.test("built-in github keeps a public profile email only when /user/emails l
     sub: "1",
     name: "octocat",
     email: "mona@example.com",
+    emailVerified: true,
     image: "https://github.com/images/error/octocat_happy.gif",
   });
   assert.equal(emailsCalled, true);

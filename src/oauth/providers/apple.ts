@@ -132,4 +132,5 @@ export const apple: BuiltInProvider = /* @__PURE__ */ defineProvider({
   options: /* @__PURE__ */ Object.freeze(["teamId", "keyId", "privateKey"] as const),
   configure: configureApple,
   profile: appleProfile,
+  verifiesEmail: true,
 });

@@ -78,4 +78,5 @@ export const auth0: BuiltInProvider = /* @__PURE__ */ defineProvider({
   options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureAuth0,
   profile: auth0Profile,
+  verifiesEmail: true,
 });

@@ -101,4 +101,5 @@ export const bitbucket: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "account email",
   responseType: "code",
   profile: bitbucketProfile,
+  verifiesEmail: true,
 });

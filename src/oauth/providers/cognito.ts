@@ -73,4 +73,5 @@ export const cognito: BuiltInProvider = /* @__PURE__ */ defineProvider({
   options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureCognito,
   profile: cognitoProfile,
+  verifiesEmail: true,
 });

@@ -94,4 +94,5 @@ export const discord: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "identify email",
   responseType: "code",
   profile: discordProfile,
+  verifiesEmail: true,
 });

@@ -75,4 +75,5 @@ export const dropbox: BuiltInProvider = /* @__PURE__ */ defineProvider({
   userInfoMethod: "POST",
   authorizationParams: /* @__PURE__ */ Object.freeze({ token_access_type: "online" }),
   profile: dropboxProfile,
+  verifiesEmail: true,
 });

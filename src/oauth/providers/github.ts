@@ -122,4 +122,5 @@ export const github: BuiltInProvider = /* @__PURE__ */ defineProvider({
   responseType: "code",
   clientAuthMethod: "client_secret_post",
   profile: githubProfile,
+  verifiesEmail: true,
 });

@@ -94,4 +94,5 @@ export const gitlab: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "read_user",
   responseType: "code",
   profile: gitlabProfile,
+  verifiesEmail: true,
 });

@@ -58,4 +58,5 @@ export const google: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "openid email profile",
   responseType: "code",
   profile: googleProfile,
+  verifiesEmail: true,
 });

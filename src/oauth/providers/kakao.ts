@@ -61,4 +61,5 @@ export const kakao: BuiltInProvider = /* @__PURE__ */ defineProvider({
   responseType: "code",
   clientAuthMethod: "client_secret_post",
   profile: kakaoProfile,
+  verifiesEmail: true,
 });

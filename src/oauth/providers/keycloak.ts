@@ -79,4 +79,5 @@ export const keycloak: BuiltInProvider = /* @__PURE__ */ defineProvider({
   options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureKeycloak,
   profile: keycloakProfile,
+  verifiesEmail: true,
 });

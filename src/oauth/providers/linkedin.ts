@@ -65,4 +65,5 @@ export const linkedin: BuiltInProvider = /* @__PURE__ */ defineProvider({
   pkce: false,
   nonce: false,
   profile: linkedinProfile,
+  verifiesEmail: true,
 });

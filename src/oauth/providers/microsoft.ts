@@ -149,6 +149,7 @@ export const microsoft: BuiltInProvider = /* @__PURE__ */ defineProvider(
       options: /* @__PURE__ */ Object.freeze(["tenant"] as const),
       configure: configureMicrosoft,
       profile: microsoftProfile,
+      verifiesEmail: true,
     },
   ),
 );

@@ -80,4 +80,5 @@ export const okta: BuiltInProvider = /* @__PURE__ */ defineProvider({
   options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureOkta,
   profile: oktaProfile,
+  verifiesEmail: true,
 });

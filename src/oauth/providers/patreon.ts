@@ -83,4 +83,5 @@ export const patreon: BuiltInProvider = /* @__PURE__ */ defineProvider({
   responseType: "code",
   clientAuthMethod: "client_secret_post",
   profile: patreonProfile,
+  verifiesEmail: true,
 });

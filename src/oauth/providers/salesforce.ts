@@ -95,6 +95,7 @@ export const salesforce: BuiltInProvider = /* @__PURE__ */ defineProvider(
       options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
       configure: configureSalesforce,
       profile: salesforceProfile,
+      verifiesEmail: true,
     },
   ),
 );

@@ -65,4 +65,5 @@ export const slack: BuiltInProvider = /* @__PURE__ */ defineProvider({
   pkce: false,
   userInfoMethod: "POST",
   profile: slackProfile,
+  verifiesEmail: true,
 });

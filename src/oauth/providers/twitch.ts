@@ -66,4 +66,5 @@ export const twitch: BuiltInProvider = /* @__PURE__ */ defineProvider({
     claims: /* @__PURE__ */ JSON.stringify({ id_token: CLAIMS, userinfo: CLAIMS }),
   }),
   profile: twitchProfile,
+  verifiesEmail: true,
 });

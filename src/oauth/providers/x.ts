@@ -81,4 +81,5 @@ export const x: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "users.read tweet.read",
   responseType: "code",
   profile: xProfile,
+  verifiesEmail: true,
 });

@@ -58,4 +58,5 @@ export const yahoo: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "openid profile email",
   responseType: "code",
   profile: yahooProfile,
+  verifiesEmail: true,
 });

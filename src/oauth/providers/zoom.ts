@@ -69,4 +69,5 @@ export const zoom: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "user:read:user",
   responseType: "code",
   profile: zoomProfile,
+  verifiesEmail: true,
 });

@@ -352,6 +352,7 @@ function providerOf(op: HostileOP): ResolvedProvider {
     clientId: op.clientId,
     clientSecret: op.clientSecret,
     profile: (profile) => Promise.resolve({ sub: String(profile.sub) }),
+    verifiesEmail: false,
     issuer: op.issuer,
     clientAuthMethod: "client_secret_basic",
     authorizationParams: {},

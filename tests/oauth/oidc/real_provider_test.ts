@@ -59,6 +59,7 @@ function providerOf(op: OidcProviderServer, metadata: ProviderMetadata): Resolve
     clientId: op.clientId,
     clientSecret: op.clientSecret,
     profile: (profile) => Promise.resolve({ sub: String(profile.sub) }),
+    verifiesEmail: false,
     issuer: metadata.issuer,
     clientAuthMethod: "client_secret_basic",
     authorizationParams: {},

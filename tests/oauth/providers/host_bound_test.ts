@@ -117,7 +117,12 @@ Deno.test("github overridden for a self-hosted instance calls that host's /user/
   );
   await callbackWithCode(browser, "github");
   const user = (await (await getSession(browser)).json()).user;
-  assert.deepEqual(user, { sub: "7", name: "mona", email: "mona@corp.example" });
+  assert.deepEqual(user, {
+    sub: "7",
+    name: "mona",
+    email: "mona@corp.example",
+    emailVerified: true,
+  });
   const hosts = calls.map((request) => new URL(request.url).host);
   assert.deepEqual(hosts, ["git.corp.example", "git.corp.example", "git.corp.example"]);
 });

@@ -143,7 +143,12 @@ Deno.test("github sends its client id and secret as form parameters, no Basic he
       json([{ email: "ada@example.org", verified: true, primary: true, visibility: null }]),
   });
   await callbackWithCode(browser, "github");
-  assert.deepEqual(await sessionUser(browser), { sub: "7", name: "ada", email: "ada@example.org" });
+  assert.deepEqual(await sessionUser(browser), {
+    sub: "7",
+    name: "ada",
+    email: "ada@example.org",
+    emailVerified: true,
+  });
   assert.equal(authorization, null);
   assert.equal(form.get("client_id"), "github-id");
   assert.equal(form.get("client_secret"), "github-secret");
