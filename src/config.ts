@@ -11,6 +11,7 @@ import { resolveBasePath } from "./config/base_path.ts";
 import type { EmailConfig, EmailSettings } from "./config/email.ts";
 import {
   type AuthFeature,
+  type FeatureDefinition,
   type FeatureHooks,
   type FeatureInputs,
   resolveFeatureList,
@@ -246,7 +247,7 @@ export interface AuthContext
   /** The deadline for reading a request body (`BODY_TIMEOUT_MS`; shorter in tests). */
   readonly bodyTimeoutMs: number;
   /** The instance's optional features (their routes join the route table). */
-  readonly features: readonly AuthFeature[];
+  readonly features: readonly FeatureDefinition[];
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([

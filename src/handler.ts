@@ -9,7 +9,7 @@
  */
 
 import type { AuthContext } from "./config.ts";
-import type { AuthFeature } from "./config/feature.ts";
+import type { FeatureDefinition } from "./config/feature.ts";
 import { failureResponse } from "./core/browser_failure.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { emptyResponse, errorResponse } from "./http.ts";
@@ -24,10 +24,10 @@ export type Handler = (request: Request) => Promise<Response>;
 const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 
 // One table per feature list, so an instance's handlers share it (the router compiles it once).
-const tables = new WeakMap<readonly AuthFeature[], readonly Route[]>();
+const tables = new WeakMap<readonly FeatureDefinition[], readonly Route[]>();
 
 /** The base routes followed by those of the instance's features. */
-function routeTable(features: readonly AuthFeature[]): readonly Route[] {
+function routeTable(features: readonly FeatureDefinition[]): readonly Route[] {
   let table = tables.get(features);
   if (table === undefined) {
     // Every feature is one the library defined with its routes (config/feature.ts checks the shape).

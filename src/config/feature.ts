@@ -100,7 +100,8 @@ export interface FeatureInputs {
 /**
  * An optional feature: pass it in `features` with `createAuth` of `core.ts`
  * (`createAuth` of `@service-stack/auth` includes every feature). Only the
- * library defines features.
+ * library defines features: `email`, `twoFactor` and `passkeys`, exported
+ * by `@service-stack/auth/core`.
  *
  * @example
  * ```ts
@@ -113,9 +114,13 @@ export interface FeatureInputs {
  * });
  * ```
  */
-export interface AuthFeature<R = unknown> {
-  /** The config key it reads (`email`, `twoFactor` or `passkeys`). */
-  readonly key: FeatureKey;
+export interface AuthFeature {
+  /** The config key it serves. */
+  readonly key: "email" | "twoFactor" | "passkeys";
+}
+
+/** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */
+export interface FeatureDefinition<R = unknown> extends AuthFeature {
   /** Validates the config key's value (not `undefined`) and returns its context settings. */
   readonly resolve: (value: unknown, inputs: FeatureInputs) => object;
   /** Its calls from shared code. */
@@ -124,7 +129,7 @@ export interface AuthFeature<R = unknown> {
   readonly routes: readonly R[];
 }
 
-function isFeature(value: unknown): value is AuthFeature {
+function isFeature(value: unknown): value is FeatureDefinition {
   return isRecord(value) && FEATURE_KEYS.includes(value.key as FeatureKey) &&
     typeof value.resolve === "function" && isRecord(value.hooks) && Array.isArray(value.routes);
 }
@@ -138,15 +143,16 @@ function isFeature(value: unknown): value is AuthFeature {
 export function resolveFeatureList(
   config: Readonly<Record<string, unknown>>,
   included: readonly AuthFeature[],
-): readonly AuthFeature[] {
+): readonly FeatureDefinition[] {
   const listed = config.features ?? [];
-  if (!Array.isArray(listed) || !listed.every(isFeature)) {
+  const all: unknown[] = [...included, ...(Array.isArray(listed) ? listed : [listed])];
+  if (!all.every(isFeature)) {
     fail(
       `features holds a value that is not a feature; expected features imported from ${CORE_ENTRY}, e.g. features: [email].`,
     );
   }
-  const byKey = new Map<FeatureKey, AuthFeature>();
-  for (const feature of [...included, ...listed]) {
+  const byKey = new Map<FeatureKey, FeatureDefinition>();
+  for (const feature of all) {
     const known = byKey.get(feature.key);
     if (known !== undefined && known !== feature) {
       fail(`features lists two "${feature.key}" features; expected each feature once.`);
@@ -156,7 +162,7 @@ export function resolveFeatureList(
   for (const key of FEATURE_KEYS) {
     if (config[key] !== undefined && !byKey.has(key)) {
       fail(
-        `createAuth: "${key}" needs the ${key} feature with createAuth of core.ts; expected import { ${key} } from ${CORE_ENTRY} and features: [${key}].`,
+        `"${key}" needs the ${key} feature with createAuth of core.ts; expected import { ${key} } from ${CORE_ENTRY} and features: [${key}].`,
       );
     }
   }

@@ -19,7 +19,8 @@ import {
   resetPasswordRoute,
   verifyEmailRoute,
 } from "../routes/email.ts";
-import { defineFeature, type Feature } from "./feature.ts";
+import type { AuthFeature } from "../config/feature.ts";
+import { defineFeature } from "./feature.ts";
 
 function hasEmail(ctx: AuthContext): boolean {
   return ctx.email !== undefined;
@@ -30,7 +31,7 @@ function hasPasswordReset(ctx: AuthContext): boolean {
 }
 
 /** Email sign-in, verification, change of address and password reset. */
-export const email: Feature = /* @__PURE__ */ defineFeature({
+export const email: AuthFeature = /* @__PURE__ */ defineFeature({
   key: "email",
   resolve: resolveEmail,
   hooks: { sendVerification: requestVerification },

@@ -5,11 +5,11 @@
  * @module
  */
 
-import type { AuthFeature } from "../config/feature.ts";
+import type { FeatureDefinition } from "../config/feature.ts";
 import type { Route } from "../router.ts";
 
 /** An optional feature with its routes typed. */
-export type Feature = AuthFeature<Route>;
+export type Feature = FeatureDefinition<Route>;
 
 /**
  * Freezes a feature (its routes too). Call it as

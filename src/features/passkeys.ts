@@ -17,14 +17,15 @@ import {
   registerRoute,
   signInOptionsRoute,
 } from "../routes/passkeys.ts";
-import { defineFeature, type Feature } from "./feature.ts";
+import type { AuthFeature } from "../config/feature.ts";
+import { defineFeature } from "./feature.ts";
 
 function hasPasskeys(ctx: AuthContext): boolean {
   return ctx.passkeys !== undefined;
 }
 
 /** Passkeys: their routes, and `api.listPasskeys` / `api.deletePasskey`. */
-export const passkeys: Feature = /* @__PURE__ */ defineFeature({
+export const passkeys: AuthFeature = /* @__PURE__ */ defineFeature({
   key: "passkeys",
   resolve: resolvePasskeys,
   hooks: { listPasskeys, deletePasskey },

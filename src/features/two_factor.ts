@@ -16,14 +16,15 @@ import {
   secondStepPageRoute,
   verifyRoute,
 } from "../routes/two_factor.ts";
-import { defineFeature, type Feature } from "./feature.ts";
+import type { AuthFeature } from "../config/feature.ts";
+import { defineFeature } from "./feature.ts";
 
 function hasTwoFactor(ctx: AuthContext): boolean {
   return ctx.twoFactor !== undefined;
 }
 
 /** Two-factor sign-in: its routes, and the gate every first factor passes. */
-export const twoFactor: Feature = /* @__PURE__ */ defineFeature({
+export const twoFactor: AuthFeature = /* @__PURE__ */ defineFeature({
   key: "twoFactor",
   resolve: resolveTwoFactor,
   hooks: { secondStep: secondStepGate },
