@@ -30,7 +30,21 @@ function hasPasswordReset(ctx: AuthContext): boolean {
   return ctx.email !== undefined && ctx.resetPassword !== undefined;
 }
 
-/** Email sign-in, verification, change of address and password reset. */
+/**
+ * Email sign-in, verification, change of address and password reset: list
+ * it in `features` to use `email` with `createAuth` of `core.ts`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, email } from "@service-stack/auth/core";
+ *
+ * const auth = createAuth({
+ *   oauth: [],
+ *   features: [email],
+ *   email: { send: (message) => console.log(message.to, message.url), findUser: () => null },
+ * });
+ * ```
+ */
 export const email: AuthFeature = /* @__PURE__ */ defineFeature({
   key: "email",
   resolve: resolveEmail,

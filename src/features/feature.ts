@@ -18,7 +18,7 @@ export type Feature = FeatureDefinition<Route>;
  *
  * @example
  * ```ts ignore
- * export const corp: Feature = /* @__PURE__ *\/ defineFeature({ key: "email", ... });
+ * export const email: AuthFeature = /* @__PURE__ *\/ defineFeature({ key: "email", ... });
  * ```
  */
 export function defineFeature(feature: Feature): Feature {

@@ -24,7 +24,22 @@ function hasPasskeys(ctx: AuthContext): boolean {
   return ctx.passkeys !== undefined;
 }
 
-/** Passkeys: their routes, and `api.listPasskeys` / `api.deletePasskey`. */
+/**
+ * Passkeys (their routes, and `api.listPasskeys` / `api.deletePasskey`):
+ * list it in `features` to use `passkeys` with `createAuth` of `core.ts`.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "@service-stack/auth";
+ * import { createAuth, passkeys } from "@service-stack/auth/core";
+ *
+ * const auth = createAuth({
+ *   oauth: [],
+ *   features: [passkeys],
+ *   passkeys: { store: memoryStore(), findUser: () => null },
+ * });
+ * ```
+ */
 export const passkeys: AuthFeature = /* @__PURE__ */ defineFeature({
   key: "passkeys",
   resolve: resolvePasskeys,

@@ -23,7 +23,25 @@ function hasTwoFactor(ctx: AuthContext): boolean {
   return ctx.twoFactor !== undefined;
 }
 
-/** Two-factor sign-in: its routes, and the gate every first factor passes. */
+/**
+ * Two-factor sign-in (its routes, and the gate every first factor passes):
+ * list it in `features` to use `twoFactor` with `createAuth` of `core.ts`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, twoFactor } from "@service-stack/auth/core";
+ *
+ * const factors = new Map<string, string>();
+ * const auth = createAuth({
+ *   oauth: [],
+ *   features: [twoFactor],
+ *   twoFactor: {
+ *     load: (sub) => factors.get(sub) ?? null,
+ *     save: (sub, value) => void (value === null ? factors.delete(sub) : factors.set(sub, value)),
+ *   },
+ * });
+ * ```
+ */
 export const twoFactor: AuthFeature = /* @__PURE__ */ defineFeature({
   key: "twoFactor",
   resolve: resolveTwoFactor,
