@@ -1,8 +1,9 @@
 /**
- * `createAuth` without the table of built-in providers by id, for apps that
- * are bundled: each provider is passed as an object (`oauth: [github]`), so
- * a bundle holds only the providers the app imports. Everything else works
- * as with `createAuth` from `@service-stack/auth`.
+ * `createAuth` without the table of built-in providers by id and without
+ * the optional features, for apps that are bundled: each provider is passed
+ * as an object (`oauth: [github]`) and each feature the app uses is listed
+ * (`features: [email]`), so a bundle holds only what the app imports.
+ * Everything else works as with `createAuth` from `@service-stack/auth`.
  *
  * @example
  * ```ts
@@ -15,13 +16,13 @@
  * @module
  */
 
-import { type Auth, authWith } from "./src/create_auth.ts";
+import { type Auth, authWith, type Included } from "./src/create_auth.ts";
 import type { AuthConfig } from "./src/config.ts";
-import type { BuiltInTable } from "./src/oauth/resolve.ts";
 import type { User } from "./src/types.ts";
 
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
-export type { AuthConfig } from "./src/config.ts";
+export type { AuthConfig, AuthFeature } from "./src/config.ts";
+export { email, passkeys, twoFactor } from "./src/features/mod.ts";
 export {
   amazon,
   apple,
@@ -58,7 +59,8 @@ export {
   zoom,
 } from "./src/oauth/providers/mod.ts";
 
-const NO_BUILT_INS: BuiltInTable = {};
+// Neither built-in providers by id nor features beyond those the config lists.
+const INCLUDED: Included = { builtIns: {}, features: [] };
 
 /**
  * Creates an instance, like `createAuth` from `@service-stack/auth`, except
@@ -66,7 +68,10 @@ const NO_BUILT_INS: BuiltInTable = {};
  * exported here (`github`, or `{ ...okta, issuer }` with options and
  * overrides), or a custom one. A provider id string throws a `TypeError`
  * naming the object to pass. Options (`issuer`, `tenant`, ...) and
- * credentials still come from the entry or the environment.
+ * credentials still come from the entry or the environment. Email sign-in,
+ * two-factor and passkeys work only when their feature (`email`,
+ * `twoFactor`, `passkeys`, exported here) is in `features`; their config key
+ * without it throws a `TypeError` naming the import.
  *
  * @example
  * ```ts
@@ -77,10 +82,25 @@ const NO_BUILT_INS: BuiltInTable = {};
  *   secret: Deno.env.get("AUTH_SECRET"),
  * });
  * ```
+ *
+ * @example
+ * ```ts
+ * import { createAuth, github, twoFactor } from "@service-stack/auth/core";
+ *
+ * const factors = new Map<string, string>(); // your user records
+ * const auth = createAuth({
+ *   oauth: [github],
+ *   features: [twoFactor],
+ *   twoFactor: {
+ *     load: (sub) => factors.get(sub) ?? null,
+ *     save: (sub, value) => void (value === null ? factors.delete(sub) : factors.set(sub, value)),
+ *   },
+ * });
+ * ```
  */
 export function createAuth<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>): Auth<U> {
-  return authWith(config, NO_BUILT_INS);
+  return authWith(config, INCLUDED);
 }

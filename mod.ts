@@ -18,6 +18,7 @@ export type {
   AuthCallbacks,
   AuthConfig,
   AuthEvents,
+  AuthFeature,
   Credentials,
   EmailConfig,
   HookLiterals,

@@ -2,9 +2,10 @@
  * What an app's bundle of this library weighs: esbuild (bundled, minified,
  * neutral platform, ESM) and gzip, for a one-provider OAuth app written two
  * ways: with `createAuth` of `core.ts` and the provider object (only that
- * provider comes along), and with a provider id string (the table of every
- * built-in comes along). A measurement, not a timing: the same sources give
- * the same bytes.
+ * provider, and no optional feature, comes along), and with a provider id
+ * string (the table of every built-in and every feature come along); and
+ * the core app with the email feature. A measurement, not a timing: the
+ * same sources give the same bytes.
  *
  * Run with `deno run -A bench/bundle_size.ts`.
  *
@@ -19,6 +20,16 @@ const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname);
 /** The one-provider app with the tree-shakable form. */
 export const ONE_PROVIDER_APP = `import { createAuth, github } from "./core.ts";
 export const auth = createAuth({ oauth: [github], secret: "0123456789abcdef0123456789abcdef" });
+`;
+
+/** The one-provider core app with email sign-in (`features: [email]`). */
+export const EMAIL_FEATURE_APP = `import { createAuth, email, github } from "./core.ts";
+export const auth = createAuth({
+  oauth: [github],
+  secret: "0123456789abcdef0123456789abcdef",
+  features: [email],
+  email: { send: (message) => console.log(message.url), findUser: () => null },
+});
 `;
 
 /** The same app naming the provider by id. */
@@ -73,10 +84,11 @@ export async function bundleSize(source: string): Promise<BundleSize> {
 
 if (import.meta.main) {
   for (
-    const [label, source] of [["oauth: [github] (core.ts)", ONE_PROVIDER_APP], [
-      'oauth: ["github"] (mod.ts)',
-      PROVIDER_ID_APP,
-    ]]
+    const [label, source] of [
+      ["oauth: [github] (core.ts)", ONE_PROVIDER_APP],
+      ["oauth: [github], features: [email] (core.ts)", EMAIL_FEATURE_APP],
+      ['oauth: ["github"] (mod.ts)', PROVIDER_ID_APP],
+    ]
   ) {
     const { minified, gzip } = await bundleSize(source);
     console.log(

@@ -6,6 +6,7 @@
  */
 
 import type { AuthContext, Credentials } from "./config.ts";
+import type { FeatureHooks, Passkey } from "./config/feature.ts";
 import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
 import {
   checkedRedirectTarget,
@@ -15,9 +16,8 @@ import {
 } from "./core/redirects.ts";
 import { readSession, signOut, toSession, updateSession } from "./core/session.ts";
 import { emit } from "./core/events.ts";
-import { deletePasskey, listPasskeys, type Passkey, passkeyHooks } from "./core/passkeys.ts";
 import { signInWithCredentials } from "./core/sign_in.ts";
-import { isTwoFactorRequired, twoFactorPageURL } from "./core/two_factor.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "./core/second_step.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
@@ -158,13 +158,18 @@ function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["sto
   return ctx.store;
 }
 
-function passkeysOf(ctx: AuthContext, method: string): void {
-  if (!ctx.passkeys) {
+/** The passkeys feature's operation behind `api.{method}`; throws when passkeys are not configured. */
+function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
+  ctx: AuthContext,
+  method: M,
+): NonNullable<FeatureHooks[M]> {
+  const operation = ctx[method];
+  if (!ctx.passkeys || operation === undefined) {
     throw new TypeError(
       `api.${method} has no passkeys to ask; expected passkeys: { store, findUser } in createAuth.`,
     );
   }
-  passkeyHooks(ctx);
+  return operation as NonNullable<FeatureHooks[M]>;
 }
 
 function requiredText(value: unknown, name: string): string {
@@ -216,14 +221,14 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
     },
 
     async listPasskeys(sub: string): Promise<Passkey[]> {
-      passkeysOf(ctx, "listPasskeys");
-      return await listPasskeys(ctx, requiredText(sub, "sub"));
+      const list = passkeysOf(ctx, "listPasskeys");
+      return await list(ctx, requiredText(sub, "sub"));
     },
 
     async deletePasskey(sub: string, id: string): Promise<boolean> {
-      passkeysOf(ctx, "deletePasskey");
+      const remove = passkeysOf(ctx, "deletePasskey");
       if (typeof id !== "string") throw new TypeError("id is invalid; expected a credential id.");
-      return await deletePasskey(ctx, requiredText(sub, "sub"), id);
+      return await remove(ctx, requiredText(sub, "sub"), id);
     },
 
     async getSession(request: Request): Promise<Session<U> | null> {

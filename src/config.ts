@@ -8,7 +8,14 @@
 import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
-import { type EmailConfig, type EmailSettings, resolveEmail } from "./config/email.ts";
+import type { EmailConfig, EmailSettings } from "./config/email.ts";
+import {
+  type AuthFeature,
+  type FeatureDefinition,
+  type FeatureHooks,
+  type FeatureInputs,
+  resolveFeatureList,
+} from "./config/feature.ts";
 import {
   type Credentials,
   type FeatureSettings,
@@ -24,23 +31,18 @@ import {
   type SignInParams,
   type SignInResult,
 } from "./config/hooks.ts";
-import { type KeySettings, resolveKeys } from "./config/keys.ts";
+import { configuredSecrets, type KeySettings, resolveKeys } from "./config/keys.ts";
 import { resolveLogger } from "./config/logger.ts";
 import { type OIDCSettings, resolveOIDC } from "./config/oidc.ts";
 import { type OriginSettings, resolveOrigins } from "./config/origins.ts";
 import { type PageSettings, resolvePages } from "./config/pages.ts";
-import {
-  type PasskeysConfig,
-  type PasskeySettings,
-  type PasskeyUserVerification,
-  resolvePasskeys,
+import type {
+  PasskeysConfig,
+  PasskeySettings,
+  PasskeyUserVerification,
 } from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
-import {
-  resolveTwoFactor,
-  type TwoFactorConfig,
-  type TwoFactorSettings,
-} from "./config/two_factor.ts";
+import type { TwoFactorConfig, TwoFactorSettings } from "./config/two_factor.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
@@ -54,7 +56,6 @@ import type {
   OIDCProviderCredentials,
 } from "./oauth/types.ts";
 import { SessionCache } from "./session_cache.ts";
-import { DEFAULT_STORE_TIMEOUT_MS } from "./store/guard.ts";
 import type { SessionStore } from "./store/types.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
@@ -62,6 +63,7 @@ import type { User } from "./types.ts";
 export type {
   AuthCallbacks,
   AuthEvents,
+  AuthFeature,
   Credentials,
   EmailConfig,
   HookLiterals,
@@ -181,6 +183,14 @@ export interface AuthConfig<
    * deletion; `store` keeps them, `findUser` finds the user a passkey signs in.
    */
   passkeys?: PasskeysConfig<UserInput<U>>;
+  /**
+   * The optional features `createAuth` of `core.ts` serves, imported from
+   * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
+   * `email`, `twoFactor` and `passkeys` work only with their feature, so a
+   * bundle holds only the features listed. `createAuth` of
+   * `@service-stack/auth` includes every feature (a list changes nothing).
+   */
+  features?: readonly AuthFeature[];
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
   callbacks?: AuthCallbacks<NoInfer<U>>;
   /** Audit events, called after the fact; their errors are logged, never answered. */
@@ -223,7 +233,8 @@ export interface AuthContext
     PageSettings,
     EmailSettings,
     TwoFactorSettings,
-    PasskeySettings {
+    PasskeySettings,
+    FeatureHooks {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -235,6 +246,8 @@ export interface AuthContext
   readonly oidc: OIDCSettings;
   /** The deadline for reading a request body (`BODY_TIMEOUT_MS`; shorter in tests). */
   readonly bodyTimeoutMs: number;
+  /** The instance's optional features (their routes join the route table). */
+  readonly features: readonly FeatureDefinition[];
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -251,6 +264,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "email",
   "twoFactor",
   "passkeys",
+  "features",
   "jwt",
   "session",
   "callbacks",
@@ -293,8 +307,20 @@ export function isBuildPhase(config: unknown): boolean {
   }
 }
 
-/** Validates the config and builds the frozen context. Throws `TypeError` naming the fix. */
-export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthContext {
+/** What an entry point gives `buildContext` besides the config. */
+export interface ContextOptions {
+  /** The built-in providers looked up by id (none for `createAuth` of `core.ts`). */
+  builtIns: BuiltInTable;
+  /** The features the entry always includes (every one for `createAuth` of `mod.ts`). */
+  features: readonly AuthFeature[];
+}
+
+/**
+ * Validates the config and builds the frozen context. Throws `TypeError`
+ * naming the fix. Feature config keys are resolved only through the
+ * features given (`options.features` and `config.features`).
+ */
+export function buildContext(config: AuthConfig, options: ContextOptions): AuthContext {
   if (!isRecord(config)) {
     fail("the config is not an object; expected a config object, e.g. createAuth({ oauth: [] }).");
   }
@@ -315,31 +341,21 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
-  const email = resolveEmail(config.email);
-  if (email.email && keys.readableFlowTokens) {
-    fail(
-      "email needs tokens nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
-    );
-  }
-  const twoFactor = resolveTwoFactor(config.twoFactor);
-  if (twoFactor.twoFactor && keys.readableFlowTokens) {
-    fail(
-      "twoFactor needs values nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
-    );
-  }
-  const passkeys = resolvePasskeys(config.passkeys, {
-    timeoutMs: (config.session as { storeTimeout?: number } | undefined)?.storeTimeout ??
-      DEFAULT_STORE_TIMEOUT_MS,
+  // Feature config keys are read only through the features given: none is imported here.
+  const record = config as unknown as Readonly<Record<string, unknown>>;
+  const featureList = resolveFeatureList(record, options.features);
+  const inputs: FeatureInputs = {
+    config: record,
     logger,
-    appName: isRecord(config.logger) && typeof config.logger.appName === "string"
-      ? config.logger.appName
-      : undefined,
-  });
-  if (passkeys.passkeys && (keys.readableFlowTokens || !keys.canDeriveUserHandles)) {
-    fail(
-      "passkeys need a secret to seal challenges and derive user handles, which a lone key pair cannot; expected a string secret or { sign, encrypt } with an HMAC sign key.",
-    );
+    secrets: () => configuredSecrets(config, read),
+    readableFlowTokens: keys.readableFlowTokens,
+  };
+  const resolved: Record<string, unknown> = {};
+  for (const feature of featureList) {
+    const value = record[feature.key];
+    if (value !== undefined) Object.assign(resolved, feature.resolve(value, inputs), feature.hooks);
   }
+  const email = resolved as EmailSettings;
   if (features.resetPassword && !email.email) {
     fail(
       "credentials.resetPassword needs email to send the reset links; expected email: { send, findUser }.",
@@ -360,7 +376,7 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
   if (!Array.isArray(config.oauth)) {
     fail("oauth is not an array; expected provider ids or provider objects (it may be empty).");
   }
-  const providers = resolveProvidersWith(config.oauth, read, builtIns);
+  const providers = resolveProvidersWith(config.oauth, read, options.builtIns);
   for (const reserved of ["email", "passkey"]) {
     if (providers.has(reserved)) {
       fail(
@@ -376,9 +392,7 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
     ...features,
     ...hooks,
     ...pages,
-    ...email,
-    ...twoFactor,
-    ...passkeys,
+    ...resolved as EmailSettings & TwoFactorSettings & PasskeySettings & FeatureHooks,
     basePath,
     providers,
     jars,
@@ -388,5 +402,6 @@ export function buildContext(config: AuthConfig, builtIns: BuiltInTable): AuthCo
     sessionCache: new SessionCache(),
     oidc,
     bodyTimeoutMs: BODY_TIMEOUT_MS,
+    features: featureList,
   });
 }

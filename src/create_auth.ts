@@ -9,6 +9,8 @@ import { type AuthAPI, createAPI } from "./api.ts";
 import { type AuthConfig, type AuthContext, buildContext, isBuildPhase } from "./config.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import type { Jose } from "../jose.ts";
+import type { AuthFeature } from "./config/feature.ts";
+import { ALL_FEATURES } from "./features/mod.ts";
 import { builtInProviders } from "./oauth/providers/mod.ts";
 import type { BuiltInTable } from "./oauth/resolve.ts";
 import type { User } from "./types.ts";
@@ -81,28 +83,37 @@ export function createAuth<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
 >(config: AuthConfig<U, P>): Auth<U> {
-  return authWith(config, builtInProviders);
+  return authWith(config, { builtIns: builtInProviders, features: ALL_FEATURES });
+}
+
+/** What an entry point always includes: its built-in providers by id and its features. */
+export interface Included {
+  /** The built-in providers looked up by id. */
+  builtIns: BuiltInTable;
+  /** The optional features included whatever `config.features` says. */
+  features: readonly AuthFeature[];
 }
 
 /**
- * Creates an instance whose provider ids are looked up in `builtIns`: the
- * built-in table for {@link createAuth}, none for `createAuth` of
- * `core.ts`, which then bundles only the providers an app passes.
+ * Creates an instance whose provider ids are looked up in `builtIns` and
+ * which always has `features`: the built-in table and every feature for
+ * {@link createAuth}, none of either for `createAuth` of `core.ts`, which
+ * then bundles only the providers and features an app passes.
  */
 export function authWith<
   U extends User = User,
   P extends Record<string, unknown> = Record<string, unknown>,
->(config: AuthConfig<U, P>, builtIns: BuiltInTable): Auth<U> {
+>(config: AuthConfig<U, P>, included: Included): Auth<U> {
   try {
-    return instantiate<U>(config as unknown as AuthConfig, builtIns);
+    return instantiate<U>(config as unknown as AuthConfig, included);
   } catch (error) {
     if (!(error instanceof TypeError) || !isBuildPhase(config)) throw error;
-    return deferred<U>(config as unknown as AuthConfig, builtIns);
+    return deferred<U>(config as unknown as AuthConfig, included);
   }
 }
 
-function instantiate<U extends User>(config: AuthConfig, builtIns: BuiltInTable): Auth<U> {
-  const ctx = buildContext(config, builtIns);
+function instantiate<U extends User>(config: AuthConfig, included: Included): Auth<U> {
+  const ctx = buildContext(config, included);
   const auth: Auth<U> = Object.freeze({
     handlers: Object.freeze({
       GET: createHandler(ctx, "GET"),
@@ -122,16 +133,16 @@ function instantiate<U extends User>(config: AuthConfig, builtIns: BuiltInTable)
  * An instance for `next build`: the same handlers and methods, each of which
  * builds the real instance first (throwing its config error until it can).
  */
-function deferred<U extends User>(config: AuthConfig, builtIns: BuiltInTable): Auth<U> {
+function deferred<U extends User>(config: AuthConfig, included: Included): Auth<U> {
   let real: Auth<U> | undefined;
-  const resolve = () => (real ??= instantiate<U>(config, builtIns));
+  const resolve = () => (real ??= instantiate<U>(config, included));
   // A throwaway valid instance gives the exact method names, so none is missed.
   const shape = instantiate({
     oauth: [],
     secret: crypto.getRandomValues(new Uint8Array(32)),
     env: {},
     logger: false,
-  }, builtIns);
+  }, included);
   function methods<T extends object>(pick: (auth: Auth<U>) => T, names: object): T {
     const entries = Object.keys(names).map((name) => [
       name,

@@ -9,21 +9,38 @@
  */
 
 import type { AuthContext } from "./config.ts";
+import type { FeatureDefinition } from "./config/feature.ts";
 import { failureResponse } from "./core/browser_failure.ts";
 import { AuthError, toAuthError } from "./errors.ts";
 import { emptyResponse, errorResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
 import { requestTarget } from "./request_target.ts";
-import { matchRoute, type Method } from "./router.ts";
-import { ROUTES } from "./routes/table.ts";
+import { matchRoute, type Method, type Route } from "./router.ts";
+import { BASE_ROUTES } from "./routes/table.ts";
 
 /** A request handler. */
 export type Handler = (request: Request) => Promise<Response>;
 
 const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 
+// One table per feature list, so an instance's handlers share it (the router compiles it once).
+const tables = new WeakMap<readonly FeatureDefinition[], readonly Route[]>();
+
+/** The base routes followed by those of the instance's features. */
+function routeTable(features: readonly FeatureDefinition[]): readonly Route[] {
+  let table = tables.get(features);
+  if (table === undefined) {
+    // Every feature is one the library defined with its routes (config/feature.ts checks the shape).
+    const extra = features.flatMap((feature) => feature.routes as readonly Route[]);
+    table = Object.freeze([...BASE_ROUTES, ...extra]);
+    tables.set(features, table);
+  }
+  return table;
+}
+
 /** Builds the handler; `only` restricts it to one method (the per-method handlers). */
 export function createHandler(ctx: AuthContext, only?: Method): Handler {
+  const routes = routeTable(ctx.features);
   return async function handle(request: Request): Promise<Response> {
     const target = requestTarget(request.url);
     if (target === null) {
@@ -34,16 +51,21 @@ export function createHandler(ctx: AuthContext, only?: Method): Handler {
     }
     const http = createHttpContext(ctx, request, target);
     try {
-      return await dispatch(ctx, http, only);
+      return await dispatch(ctx, routes, http, only);
     } catch (error) {
       return await failureResponse(http, toAuthError(error, ctx.logger, "request handler"));
     }
   };
 }
 
-async function dispatch(ctx: AuthContext, http: HttpContext, only?: Method): Promise<Response> {
+async function dispatch(
+  ctx: AuthContext,
+  routes: readonly Route[],
+  http: HttpContext,
+  only?: Method,
+): Promise<Response> {
   const method = http.request.method.toUpperCase();
-  const matched = matchRoute(ROUTES, { ctx, pathname: http.pathname, method });
+  const matched = matchRoute(routes, { ctx, pathname: http.pathname, method });
   if (matched.kind === "not_found") {
     throw new AuthError("invalid_request", "The route is unknown; expected an auth route.", {
       status: 404,

@@ -9,39 +9,15 @@
 
 import type { AuthContext } from "./config.ts";
 import type { CookieJar } from "./cookies/jar.ts";
+import type { HttpContext } from "./config/http_context_type.ts";
 import { parseCookies } from "./cookies/parse.ts";
 import { AuthError } from "./errors.ts";
-import type { ResponseHeaders } from "./http.ts";
 import type { RequestTarget } from "./request_target.ts";
 import { serviceOrigin } from "./config/origins.ts";
 import { forwardedClientAddress } from "./origins/proxy.ts";
 import { compileOriginPatterns, isTrustedOrigin, type OriginMatcher } from "./origins/trusted.ts";
 
-/** One request in flight, and the headers its response collects. */
-export interface HttpContext extends ResponseHeaders {
-  /** The request. */
-  readonly request: Request;
-  /** Its parsed URL (parsed on first use). */
-  readonly url: URL;
-  /** Its path, as `url.pathname` gives it. */
-  readonly pathname: string;
-  /** The service's origin for this request (`baseURL`, else the URL or trusted proxy headers). */
-  readonly origin: string;
-  /** Whether the service is reached over HTTPS. */
-  readonly secure: boolean;
-  /** Cookie names and attributes for this request's scheme. */
-  readonly jar: CookieJar;
-  /** The request's cookies (names sent twice are absent). */
-  readonly cookies: ReadonlyMap<string, string>;
-  /** Now, in whole seconds since the epoch. */
-  readonly now: number;
-  /** Now, in milliseconds. */
-  readonly nowMs: number;
-  /** The trusted-origin matcher for this request (static patterns plus the config function's). */
-  trustedOrigins(): Promise<OriginMatcher>;
-  /** Whether an origin is this service's own or trusted. */
-  isTrusted(origin: string): Promise<boolean>;
-}
+export type { HttpContext };
 
 /** The one implementation: a class, so every request's value has the same shape. */
 class RequestContext implements HttpContext {

@@ -1,9 +1,23 @@
 // createAuth of core.ts (no table of built-in providers: each provider passed as an object), and
 // built-ins passed as objects to either createAuth resolving as their ids do.
 import assert from "node:assert/strict";
-import { createAuth, github, microsoft, okta } from "../core.ts";
-import { createAuth as createAuthWithTable } from "../mod.ts";
+import {
+  type AuthConfig,
+  createAuth,
+  email,
+  github,
+  microsoft,
+  okta,
+  passkeys,
+  twoFactor,
+} from "../core.ts";
+import { createAuth as createAuthWithTable, memoryStore } from "../mod.ts";
 import { contextOf } from "../src/create_auth.ts";
+import { decodeBase32 } from "../src/two_factor/base32.ts";
+import { totpCode } from "../src/two_factor/totp.ts";
+import { Outbox } from "./email/_helpers.ts";
+import { ADA, Browser } from "./server/_helpers.ts";
+import { createAuthenticator } from "./webauthn/_authenticator.ts";
 
 const SECRET = "core-entry-test-secret-0123456789abcdef";
 const TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
@@ -134,5 +148,200 @@ Deno.test("a frozen custom provider object is not written to", () => {
     // Credentials from the environment: the types ask for clientId on a custom provider.
     const auth = create({ oauth: [custom as never], secret: SECRET, env, logger: false });
     assert.equal(providerOf(auth, "corp").clientId, "corp-id");
+  }
+});
+
+// Optional features with createAuth of core.ts: each works only when listed in `features`.
+
+const PASSKEY_ORIGIN = "https://example.com";
+
+function coreAuth(config: Partial<AuthConfig>) {
+  return createAuth({
+    oauth: [],
+    secret: SECRET,
+    logger: false,
+    env: {},
+    credentials: {
+      authorize: ({ username, password }) =>
+        username === "ada" && password === "correct horse" ? ADA : null,
+    },
+    ...config,
+  } as AuthConfig);
+}
+
+async function postJSON(browser: Browser, path: string, json: unknown = {}): Promise<Response> {
+  const csrf = await browser.csrf();
+  return await browser.fetch("POST", path, { json, headers: { "X-CSRF-Token": csrf } });
+}
+
+const FEATURE_CONFIGS = {
+  email: { send: () => {}, findUser: () => null },
+  twoFactor: { load: () => null, save: () => {} },
+  passkeys: { store: memoryStore(), findUser: () => null },
+} as const;
+
+Deno.test("core createAuth refuses a feature's config key without its feature, naming the import", () => {
+  for (const [key, value] of Object.entries(FEATURE_CONFIGS)) {
+    const others = [email, twoFactor, passkeys].filter((feature) => feature.key !== key);
+    for (const features of [undefined, [], others]) {
+      assert.throws(
+        () => coreAuth({ [key]: value, features }),
+        (error: unknown) =>
+          error instanceof TypeError &&
+          error.message ===
+            `createAuth: "${key}" needs the ${key} feature with createAuth of core.ts; expected import { ${key} } from "@service-stack/auth/core" and features: [${key}].`,
+      );
+    }
+  }
+});
+
+Deno.test("features holds only the library's features", () => {
+  for (const features of ["email", ["email"], [{}], [{ ...email, key: "sms" }], [null]]) {
+    assert.throws(
+      () => coreAuth({ features: features as never }),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        /^createAuth: features holds a value that is not a feature/.test(error.message),
+    );
+  }
+  assert.throws(
+    () => coreAuth({ features: [email, { ...email }] }),
+    (error: unknown) =>
+      error instanceof TypeError && /features lists two "email" features/.test(error.message),
+  );
+});
+
+Deno.test("without features, core serves no feature route and the passkey API says why", async () => {
+  const auth = coreAuth({});
+  const browser = new Browser(auth.handlers.ALL);
+  for (
+    const [method, path] of [
+      ["POST", "/auth/email/verify"],
+      ["POST", "/auth/password/forgot"],
+      ["GET", "/auth/twoFactor"],
+      ["POST", "/auth/twoFactor/verify"],
+      ["POST", "/auth/passkey/signIn/options"],
+      ["GET", "/auth/passkeys"],
+    ]
+  ) {
+    const response = await browser.fetch(method, path);
+    assert.equal(response.status, 404, `${method} ${path}`);
+    await response.body?.cancel();
+  }
+  // Without the email routes, signIn/email is only the GET of signIn/:provider.
+  const posted = await browser.fetch("POST", "/auth/signIn/email");
+  assert.equal(posted.status, 405);
+  await posted.body?.cancel();
+  await assert.rejects(() => auth.api.listPasskeys("user-1"), TypeError);
+  // Credentials sign-in still works, with no second step.
+  const signedIn = await browser.signIn();
+  assert.equal(signedIn.status, 200);
+  assert.equal((await signedIn.json()).user.sub, ADA.sub);
+});
+
+Deno.test("core createAuth with features: [email] signs in by link and verifies on sign-up", async () => {
+  const outbox = new Outbox();
+  const auth = coreAuth({
+    features: [email],
+    email: { send: outbox.send, findUser: (address: string) => address === ADA.email ? ADA : null },
+    signUp: {
+      onCreateUser: () => ({ sub: "new-user", email: "new@example.com" }),
+      verifyEmail: true,
+    },
+  });
+  const asked = await postJSON(new Browser(auth.handlers.ALL), "/auth/signIn/email", {
+    email: ADA.email,
+  });
+  assert.equal(asked.status, 200);
+  assert.equal(outbox.last().kind, "sign-in");
+  const user = new Browser(auth.handlers.ALL);
+  const signedIn = await user.fetch("POST", "/auth/callback/email", {
+    json: { token: outbox.lastToken() },
+  });
+  assert.equal(signedIn.status, 200);
+  assert.equal((await signedIn.json()).user.sub, ADA.sub);
+  // Sign-up's verification message goes through the email feature's hook.
+  const signedUp = await postJSON(new Browser(auth.handlers.ALL), "/auth/signUp", {});
+  assert.equal(signedUp.status, 201);
+  assert.equal(outbox.last().kind, "verify-email");
+  assert.equal(outbox.last().to, "new@example.com");
+  // The other features stay off.
+  const page = await user.fetch("GET", "/auth/twoFactor");
+  assert.equal(page.status, 404);
+  await page.body?.cancel();
+});
+
+Deno.test("core createAuth with features: [twoFactor] enrolls and gates the next sign-in", async () => {
+  const records = new Map<string, string | null>();
+  const clock = Math.floor(Date.now() / 30_000) * 30_000 + 5_000;
+  const auth = coreAuth({
+    features: [twoFactor],
+    clock: () => clock,
+    twoFactor: {
+      load: (sub: string) => records.get(sub) ?? null,
+      save: (sub: string, value: string | null) => void records.set(sub, value),
+    },
+  });
+  const browser = new Browser(auth.handlers.ALL);
+  assert.equal((await browser.signIn()).status, 200);
+  const started = await postJSON(browser, "/auth/twoFactor/enroll");
+  assert.equal(started.status, 200);
+  const secret = decodeBase32((await started.json()).secret);
+  const confirmed = await postJSON(browser, "/auth/twoFactor/confirm", {
+    code: await totpCode(secret, clock / 1000),
+  });
+  assert.equal(confirmed.status, 200);
+  // The gate of finishSignIn, through the feature's hook: no session before the code.
+  const next = new Browser(auth.handlers.ALL);
+  const pending = await next.signIn();
+  assert.deepEqual(await pending.json(), { twoFactorRequired: true });
+  assert.ok(next.cookies.has("service-stack.two_factor"));
+  assert.ok(!next.cookies.has("service-stack.session_token"));
+});
+
+Deno.test("core createAuth with features: [passkeys] registers, signs in, lists and deletes", async () => {
+  const auth = coreAuth({
+    baseURL: PASSKEY_ORIGIN,
+    features: [passkeys],
+    passkeys: { store: memoryStore(), findUser: (sub: string) => sub === ADA.sub ? ADA : null },
+  });
+  const browser = new Browser(auth.handlers.ALL, PASSKEY_ORIGIN);
+  assert.equal((await browser.signIn()).status, 200);
+  const options = await (await postJSON(browser, "/auth/passkey/register/options")).json();
+  const authenticator = await createAuthenticator(-7, { userHandle: options.user.id });
+  const registered = await postJSON(browser, "/auth/passkey/register", {
+    response: await authenticator.register({ challenge: options.challenge }),
+    name: "Laptop",
+  });
+  assert.equal(registered.status, 201, await registered.clone().text());
+  const other = new Browser(auth.handlers.ALL, PASSKEY_ORIGIN);
+  const signInOptions = await (await postJSON(other, "/auth/passkey/signIn/options")).json();
+  const signedIn = await postJSON(other, "/auth/passkey/signIn", {
+    response: await authenticator.authenticate({ challenge: signInOptions.challenge }),
+  });
+  assert.equal(signedIn.status, 200, await signedIn.clone().text());
+  assert.equal((await signedIn.json()).user.sub, ADA.sub);
+  const [listed] = await auth.api.listPasskeys(ADA.sub);
+  assert.equal(listed.name, "Laptop");
+  assert.equal(await auth.api.deletePasskey(ADA.sub, listed.id), true);
+  assert.deepEqual(await auth.api.listPasskeys(ADA.sub), []);
+});
+
+Deno.test("createAuth of mod.ts includes every feature; a features list changes nothing", async () => {
+  for (const features of [undefined, [email]]) {
+    const auth = createAuthWithTable({
+      oauth: [],
+      secret: SECRET,
+      env: {},
+      logger: false,
+      features,
+      twoFactor: { load: () => null, save: () => {} },
+      passkeys: { store: memoryStore(), findUser: () => null },
+    });
+    // The route exists (a pending sign-in is missing), where an instance without it answers 404.
+    const page = await auth.handlers.ALL(new Request("http://localhost/auth/twoFactor"));
+    assert.equal(page.status, 400);
+    await page.body?.cancel();
+    assert.deepEqual(await auth.api.listPasskeys("user-1"), []);
   }
 });

@@ -9,6 +9,7 @@
 import { isRecord } from "../is_record.ts";
 import type { User } from "../types.ts";
 import { fail, knownKeys, optionalFunction } from "./_check.ts";
+import type { FeatureInputs } from "./feature.ts";
 
 /** What a message is for. */
 export type EmailMessageKind =
@@ -93,9 +94,8 @@ export const RESET_MAX_AGE = 3600;
 
 const KEYS = ["send", "findUser", "createUser", "onVerified", "onChanged", "maxAge"];
 
-/** Resolves `email`; `{}` when it is not configured (the email routes answer 404 then). */
-export function resolveEmail(value: unknown): EmailSettings {
-  if (value === undefined) return Object.freeze({});
+/** Resolves `email` (given); the email routes answer 404 without it. */
+export function resolveEmail(value: unknown, inputs: FeatureInputs): EmailSettings {
   if (!isRecord(value)) {
     fail("email is not an object; expected { send(message, request), findUser(email, request) }.");
   }
@@ -111,6 +111,11 @@ export function resolveEmail(value: unknown): EmailSettings {
   const maxAge = value.maxAge ?? EMAIL_MAX_AGE;
   if (typeof maxAge !== "number" || !Number.isInteger(maxAge) || maxAge < 60 || maxAge > 3600) {
     fail("email.maxAge is invalid; expected whole seconds from 60 to 3600.");
+  }
+  if (inputs.readableFlowTokens) {
+    fail(
+      "email needs tokens nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
+    );
   }
   return Object.freeze({
     email: Object.freeze({

@@ -7,7 +7,6 @@
  * @module
  */
 
-import type { WebCryptoKey } from "../jose/types.ts";
 import {
   type Jose,
   joseForPurpose,
@@ -17,7 +16,6 @@ import {
 } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
 import { purposeMode } from "../jose/for_purpose.ts";
-import { canDeriveUserHandles, userHandleKeys } from "./passkey_handle.ts";
 import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
@@ -41,10 +39,6 @@ export interface KeySettings {
   readonly twoFactorJose: Jose;
   /** Passkey challenge cookies: sealed where the key allows it; `exp` set per token. */
   readonly passkeyJose: Jose;
-  /** The HMAC keys WebAuthn user handles are derived with, newest first (derived on first use). */
-  readonly userHandleKeys: () => Promise<readonly WebCryptoKey[]>;
-  /** Whether the first secret can derive user handles (a string or byte secret, or an HMAC key). */
-  readonly canDeriveUserHandles: boolean;
   /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
   readonly readableFlowTokens: boolean;
 }
@@ -83,6 +77,18 @@ function secretList(secret: unknown, read: EnvReader): JWTKey[] {
   return [current as JWTKey, ...previous];
 }
 
+/**
+ * The configured secrets, newest first, and the salt, for a feature that
+ * derives keys of its own (passkey user handles). Call it after
+ * {@link resolveKeys}, which reports a missing secret.
+ */
+export function configuredSecrets(
+  options: KeyOptions,
+  read: EnvReader,
+): { keys: readonly JWTKey[]; salt: string | undefined } {
+  return { keys: secretList(options.secret, read), salt: lookupEnv("SALT", read) };
+}
+
 /** Resolves the secrets and `jwt.mode` into the per-purpose JOSE objects. */
 export function resolveKeys(
   options: KeyOptions,
@@ -114,8 +120,6 @@ export function resolveKeys(
         purpose: "passkey",
         maxAge: FLOW_COOKIE_MAX_AGE,
       }),
-      userHandleKeys: userHandleKeys(keys, common.salt),
-      canDeriveUserHandles: canDeriveUserHandles(keys),
       readableFlowTokens: purposeMode(keys[0], "email", mode) === "signed",
     });
   } catch (error) {

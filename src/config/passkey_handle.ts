@@ -11,8 +11,8 @@ import type { WebCryptoKey } from "../jose/types.ts";
 import { isCryptoKey } from "../jose/_common.ts";
 import type { JWTKey } from "../jose/types.ts";
 
-const encoder = new TextEncoder();
-const INFO = encoder.encode("@service-stack/auth passkey user-handle");
+const encoder = /* @__PURE__ */ new TextEncoder();
+const INFO = /* @__PURE__ */ encoder.encode("@service-stack/auth passkey user-handle");
 
 /** What one configured key gives: secret bytes to derive from, an HMAC key to use, or nothing. */
 function source(key: unknown): Uint8Array | WebCryptoKey | null {

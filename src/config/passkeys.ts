@@ -6,12 +6,15 @@
  */
 
 import { isRecord } from "../is_record.ts";
-import type { Logger } from "../logger.ts";
+import type { WebCryptoKey } from "../jose/types.ts";
+import { DEFAULT_STORE_TIMEOUT_MS } from "../store/guard.ts";
 import { bounded } from "../store/guard.ts";
 import { checkPasskeyId, readPasskey } from "../store/_validate.ts";
 import type { PasskeyStore, StoredPasskey } from "../store/types.ts";
 import type { User } from "../types.ts";
 import { fail, knownKeys } from "./_check.ts";
+import type { FeatureInputs } from "./feature.ts";
+import { canDeriveUserHandles, userHandleKeys } from "./passkey_handle.ts";
 
 /** `UserVerificationRequirement` for both ceremonies. */
 export type PasskeyUserVerification = "required" | "preferred" | "discouraged";
@@ -46,6 +49,8 @@ export interface PasskeySettings {
     readonly rpIdHashes: Map<string, Uint8Array<ArrayBuffer>>;
     /** User handles under the current secret, by `sub` (bounded): one HMAC saved per sign-in. */
     readonly userHandles: Map<string, string>;
+    /** The HMAC keys user handles are derived with, newest first (derived on first use). */
+    readonly userHandleKeys: () => Promise<readonly WebCryptoKey[]>;
   };
 }
 
@@ -89,7 +94,7 @@ function originOf(value: unknown): string {
 /** Wraps the app's store: each call bounded in time, answers checked (garbage fails closed as 503). */
 function guardPasskeyStore(
   store: PasskeyStore,
-  options: { timeoutMs: number; logger: Logger },
+  options: { timeoutMs: number; logger: FeatureInputs["logger"] },
 ): PasskeyStore {
   const call = <T>(method: string, fn: () => Promise<T>) => bounded(method, fn, options);
   return Object.freeze({
@@ -119,12 +124,8 @@ function guardPasskeyStore(
   });
 }
 
-/** Resolves `passkeys`; `{}` when not configured (the passkey routes answer 404 then). */
-export function resolvePasskeys(
-  value: unknown,
-  context: { timeoutMs: number; logger: Logger; appName?: string },
-): PasskeySettings {
-  if (value === undefined) return Object.freeze({});
+/** Resolves `passkeys` (given); the passkey routes answer 404 without it. */
+export function resolvePasskeys(value: unknown, inputs: FeatureInputs): PasskeySettings {
   if (!isRecord(value)) {
     fail("passkeys is not an object; expected { store, findUser(sub, request) }.");
   }
@@ -156,16 +157,31 @@ export function resolvePasskeys(
       'passkeys.userVerification is invalid; expected "required", "preferred" or "discouraged".',
     );
   }
+  const { keys, salt } = inputs.secrets();
+  if (inputs.readableFlowTokens || !canDeriveUserHandles(keys)) {
+    fail(
+      "passkeys need a secret to seal challenges and derive user handles, which a lone key pair cannot; expected a string secret or { sign, encrypt } with an HMAC sign key.",
+    );
+  }
+  const { config, logger } = inputs;
+  const session = isRecord(config.session) ? config.session : {};
+  const timeoutMs = typeof session.storeTimeout === "number"
+    ? session.storeTimeout
+    : DEFAULT_STORE_TIMEOUT_MS;
+  const appName = isRecord(config.logger) && typeof config.logger.appName === "string"
+    ? config.logger.appName
+    : undefined;
   return Object.freeze({
     passkeys: Object.freeze({
-      store: guardPasskeyStore(value.store, context),
+      store: guardPasskeyStore(value.store, { timeoutMs, logger }),
       findUser: value.findUser as (sub: string, request: Request) => unknown,
       rpID: rpID as string | undefined,
-      rpName: (rpName as string | undefined) ?? (context.appName?.slice(0, 100) || undefined),
+      rpName: (rpName as string | undefined) ?? (appName?.slice(0, 100) || undefined),
       origins,
       userVerification: userVerification as PasskeyUserVerification,
       rpIdHashes: new Map(),
       userHandles: new Map(),
+      userHandleKeys: userHandleKeys(keys, salt),
     }),
   });
 }

@@ -8,6 +8,7 @@
 
 import { isRecord } from "../is_record.ts";
 import { fail, knownKeys } from "./_check.ts";
+import type { FeatureInputs } from "./feature.ts";
 
 /**
  * The `twoFactor` option of `createAuth`.
@@ -58,9 +59,8 @@ export interface TwoFactorSettings {
   };
 }
 
-/** Resolves `twoFactor`; `{}` when it is not configured (its routes answer 404 then). */
-export function resolveTwoFactor(value: unknown): TwoFactorSettings {
-  if (value === undefined) return Object.freeze({});
+/** Resolves `twoFactor` (given); its routes answer 404 without it. */
+export function resolveTwoFactor(value: unknown, inputs: FeatureInputs): TwoFactorSettings {
   if (!isRecord(value)) {
     fail("twoFactor is not an object; expected { load(sub, request), save(sub, value, request) }.");
   }
@@ -76,6 +76,11 @@ export function resolveTwoFactor(value: unknown): TwoFactorSettings {
     (typeof issuer !== "string" || issuer === "" || issuer.length > 64 || issuer.includes(":"))
   ) {
     fail('twoFactor.issuer is invalid; expected the app\'s name, 1 to 64 characters without ":".');
+  }
+  if (inputs.readableFlowTokens) {
+    fail(
+      "twoFactor needs values nobody can read, and a lone signing key cannot encrypt; expected a string secret, { sign, encrypt } or an encryption key.",
+    );
   }
   const settings: NonNullable<TwoFactorSettings["twoFactor"]> = {
     load: value.load as NonNullable<TwoFactorSettings["twoFactor"]>["load"],

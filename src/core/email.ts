@@ -40,7 +40,7 @@ const MESSAGE_WINDOW = 15 * 60;
 const MAX_CODE_ATTEMPTS = 5;
 const EMAIL_CODE_PURPOSE = "email-code";
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The configured email hooks; 404 when `email` is not configured. */
 export function emailHooks(ctx: AuthContext): NonNullable<AuthContext["email"]> {

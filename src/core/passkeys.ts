@@ -11,6 +11,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
+import type { Passkey } from "../config/feature.ts";
 import { clearCookieLine, serializeCookie } from "../cookies/serialize.ts";
 import { AuthError } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
@@ -42,25 +43,7 @@ const CHALLENGE_PURPOSE = "passkey-challenge";
 const MAX_CACHED_KEYS = 1000;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-/** A passkey as the routes and the API show it: never its public key. */
-export interface Passkey {
-  /** The credential id, base64url. */
-  id: string;
-  /** The name the user gave it. */
-  name: string;
-  /** When it was registered (seconds since the epoch). */
-  createdAt: number;
-  /** When it last signed in (seconds since the epoch). */
-  lastUsedAt?: number;
-  /** `"multiDevice"` for a syncable passkey. */
-  deviceType: "singleDevice" | "multiDevice";
-  /** Whether it was backed up at registration. */
-  backedUp: boolean;
-  /** Transport hints. */
-  transports: string[];
-  /** The authenticator model's AAGUID. */
-  aaguid: string;
-}
+export type { Passkey };
 
 type Ceremony = "register" | "signIn";
 type PasskeyHooks = NonNullable<AuthContext["passkeys"]>;
@@ -125,7 +108,7 @@ async function userHandle(ctx: AuthContext, sub: string): Promise<string> {
   const cache = passkeyHooks(ctx).userHandles;
   const cached = cache.get(sub);
   if (cached !== undefined) return cached;
-  const [current] = await ctx.userHandleKeys();
+  const [current] = await passkeyHooks(ctx).userHandleKeys();
   const handle = await deriveUserHandle(current, sub);
   if (cache.size >= MAX_CACHED_HANDLES) cache.delete(cache.keys().next().value!);
   cache.set(sub, handle);
@@ -139,7 +122,7 @@ async function userHandle(ctx: AuthContext, sub: string): Promise<string> {
  */
 async function ownerHandle(ctx: AuthContext, sub: string, claimed: unknown): Promise<string> {
   const first = await userHandle(ctx, sub);
-  const keys = await ctx.userHandleKeys();
+  const keys = await passkeyHooks(ctx).userHandleKeys();
   if (first === claimed || typeof claimed !== "string" || keys.length === 1) return first;
   for (const key of keys.slice(1)) {
     const handle = await deriveUserHandle(key, sub);

@@ -7,6 +7,7 @@
  */
 
 import type { AuthContext, Credentials } from "../config.ts";
+import type { TwoFactorRequired } from "../config/feature.ts";
 import { readChunkedCookie } from "../cookies/chunks.ts";
 import { AuthError, errorName } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
@@ -15,11 +16,9 @@ import { encodeBase64Url } from "../jose/base64url.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { Session, User } from "../types.ts";
 import { callApp } from "./call_app.ts";
-import { requestVerification } from "./email.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
 import { issueSession, sessionIdOf, type UserSource, validateUser } from "./session.ts";
-import { secondStepGate, type TwoFactorRequired } from "./two_factor.ts";
 
 /**
  * Issues the session for a validated user and a CSRF token bound to it, and
@@ -104,8 +103,9 @@ export async function finishSignIn(
     }
     user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
   }
-  const pending = await secondStepGate(ctx, http, { ...attempt, user });
-  if (pending !== null) return pending;
+  // The two-factor feature's gate, when configured: shared code never imports the feature.
+  const pending = await ctx.secondStep?.(ctx, http, { ...attempt, user });
+  if (pending) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
   return session;
@@ -221,13 +221,14 @@ export async function signUp(
   );
   const user = await validateUser(ctx, created, { source: "app" });
   // An existing, enrolled account returned by the hook must not skip its second step.
-  const pending = await secondStepGate(ctx, http, { user, provider: "signUp" });
-  if (pending !== null) return pending;
+  const pending = await ctx.secondStep?.(ctx, http, { user, provider: "signUp" });
+  if (pending) return pending;
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signUp", { user, request: http.request });
-  if (ctx.verifyEmailOnSignUp && typeof user.email === "string") {
+  const sendVerification = ctx.sendVerification;
+  if (ctx.verifyEmailOnSignUp && sendVerification && typeof user.email === "string") {
     // The account exists either way: a message that cannot go out is logged, not answered.
-    await requestVerification(ctx, http, user).catch((error) => {
+    await sendVerification(ctx, http, user).catch((error) => {
       ctx.logger.log("warn", "sign-up verification message not sent", { error: errorName(error) });
     });
   }

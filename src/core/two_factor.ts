@@ -8,6 +8,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
+import type { GateInput, TwoFactorRequired } from "../config/feature.ts";
 import { chunkedCookieLines, clearCookieLines, readChunkedCookie } from "../cookies/chunks.ts";
 import { AuthError, errorName } from "../errors.ts";
 import type { HttpContext } from "../http_context.ts";
@@ -16,22 +17,11 @@ import { TwoFactorError } from "../two_factor/errors.ts";
 import { openFactor } from "../two_factor/factor.ts";
 import type { TwoFactorDeps } from "../two_factor/operations.ts";
 import { PENDING_SIGN_IN_SECONDS, sealPendingSignIn } from "../two_factor/pending.ts";
-import type { User } from "../types.ts";
 import { callApp } from "./call_app.ts";
+import { isTwoFactorRequired, TWO_FACTOR_REQUIRED, twoFactorPageURL } from "./second_step.ts";
 
-/** What a first factor answers when the user must still give a code: no session yet. */
-export interface TwoFactorRequired {
-  /** Always `true`. */
-  readonly twoFactorRequired: true;
-}
-
-/** The one {@link TwoFactorRequired} value. */
-export const TWO_FACTOR_REQUIRED: TwoFactorRequired = Object.freeze({ twoFactorRequired: true });
-
-/** Whether a sign-in stopped before its second step. */
-export function isTwoFactorRequired(value: unknown): value is TwoFactorRequired {
-  return value === TWO_FACTOR_REQUIRED;
-}
+export type { GateInput, TwoFactorRequired };
+export { isTwoFactorRequired, TWO_FACTOR_REQUIRED, twoFactorPageURL };
 
 /**
  * The store for used steps, backup codes and attempt counts: the configured
@@ -100,21 +90,6 @@ export async function withFactor<T>(ctx: AuthContext, step: () => Promise<T>): P
   }
 }
 
-/** What the gate needs to know about the first factor. */
-export interface GateInput {
-  /** The validated (and linked) user. */
-  user: User;
-  /** The provider id, `"credentials"` or `"email"`. */
-  provider: string;
-  /** Where the browser goes once signed in. */
-  redirectTo?: string;
-  /**
-   * Set only by a passkey sign-in whose authenticator verified the user
-   * (WebAuthn `uv`): that is two factors already, so no second step.
-   */
-  passkeyUserVerified?: boolean;
-}
-
 /**
  * The gate of `finishSignIn`: for an enrolled user (`load` returns a value
  * that opens for them) it adds the sealed `two_factor` cookie (5 minutes)
@@ -169,9 +144,4 @@ export function readTwoFactorCookie(http: HttpContext): string {
 /** The `Set-Cookie` lines that remove the `two_factor` cookie and any of its chunks. */
 export function clearTwoFactorCookie(http: HttpContext): string[] {
   return clearCookieLines(http.jar.twoFactor, http.cookies);
-}
-
-/** Where a browser goes for its second step: `pages.twoFactor`, else the built-in form. */
-export function twoFactorPageURL(ctx: AuthContext): string {
-  return ctx.twoFactorPage ?? `${ctx.basePath}/twoFactor`;
 }

@@ -14,7 +14,7 @@ import { browserFailure, withPlainError } from "../core/browser_failure.ts";
 import { completeOAuthSignIn, readFlow, unknownProviderError } from "../core/oauth_sign_in.ts";
 import { readSession } from "../core/session.ts";
 import { claimOAuthState } from "../core/single_use.ts";
-import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/second_step.ts";
 import { AuthError, toAuthError } from "../errors.ts";
 import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";

@@ -8,7 +8,7 @@ import type { AuthContext } from "../config.ts";
 import { guardMutation } from "../core/guard.ts";
 import { defaultTarget, finish, redirectIntent } from "../core/redirects.ts";
 import { signInWithCredentials } from "../core/sign_in.ts";
-import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/second_step.ts";
 import { AuthError } from "../errors.ts";
 import { redirectResponse } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";

@@ -30,7 +30,7 @@ import { AuthError } from "../errors.ts";
 import { jsonResponse, readBody, redirectResponse, singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 
-const OK = Object.freeze({ ok: true });
+const OK = /* @__PURE__ */ Object.freeze({ ok: true });
 
 /** `POST /signIn/email` `{ email, redirectTo? }`: 200 `{ ok: true }` for every well-formed address. */
 export async function emailSignInRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {

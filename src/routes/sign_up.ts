@@ -9,7 +9,7 @@ import type { AuthContext } from "../config.ts";
 import { guardMutation } from "../core/guard.ts";
 import { finish, redirectIntent } from "../core/redirects.ts";
 import { signUp } from "../core/sign_in.ts";
-import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
+import { isTwoFactorRequired, twoFactorPageURL } from "../core/second_step.ts";
 import { jsonResponse, redirectResponse } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 

@@ -1,62 +1,24 @@
 /**
- * The route table: every route of the HTTP interface, declared once.
+ * The route table's base: every route of the HTTP interface that is not an
+ * optional feature's, declared once.
  *
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
 import { type Route, route } from "../router.ts";
 import { callbackRoute, formPostCallbackRoute } from "./callback.ts";
 import { credentialsRoute } from "./credentials.ts";
 import { csrfTokenRoute } from "./csrf_token.ts";
-import {
-  changeEmailRoute,
-  emailCallbackRoute,
-  emailLinkRoute,
-  emailSignInRoute,
-  forgotPasswordRoute,
-  resetFormRoute,
-  resetPasswordRoute,
-  verifyEmailRoute,
-} from "./email.ts";
-import {
-  deletePasskeyRoute,
-  listPasskeysRoute,
-  passkeySignInRoute,
-  registerOptionsRoute,
-  registerRoute,
-  signInOptionsRoute,
-} from "./passkeys.ts";
 import { getSessionRoute, updateSessionRoute } from "./session.ts";
 import { signInRoute } from "./sign_in.ts";
 import { signOutRoute } from "./sign_out.ts";
 import { signUpRoute } from "./sign_up.ts";
-import {
-  confirmRoute,
-  disableRoute,
-  enrollRoute,
-  secondStepPageRoute,
-  verifyRoute,
-} from "./two_factor.ts";
 
-function hasEmail(ctx: AuthContext): boolean {
-  return ctx.email !== undefined;
-}
-
-function hasTwoFactor(ctx: AuthContext): boolean {
-  return ctx.twoFactor !== undefined;
-}
-
-function hasPasswordReset(ctx: AuthContext): boolean {
-  return ctx.email !== undefined && ctx.resetPassword !== undefined;
-}
-
-function hasPasskeys(ctx: AuthContext): boolean {
-  return ctx.passkeys !== undefined;
-}
-
-/** Every route, relative to `basePath`. */
-export const ROUTES: readonly Route[] = Object.freeze([
+/**
+ * The routes every instance has, relative to `basePath`; each optional
+ * feature (`src/features/`) brings its own, and the handler joins them.
+ */
+export const BASE_ROUTES: readonly Route[] = /* @__PURE__ */ Object.freeze([
   route("GET", "session", getSessionRoute),
   route("POST", "session", updateSessionRoute),
   route("PATCH", "session", updateSessionRoute),
@@ -71,25 +33,6 @@ export const ROUTES: readonly Route[] = Object.freeze([
     enabled: (ctx) => ctx.oidc.formPost,
     anyOrigin: true,
   }),
-  route("POST", "signIn/email", emailSignInRoute, { enabled: hasEmail }),
-  route("GET", "callback/email", emailLinkRoute, { enabled: hasEmail }),
-  route("POST", "callback/email", emailCallbackRoute, { enabled: hasEmail }),
-  route("POST", "email/verify", verifyEmailRoute, { enabled: hasEmail }),
-  route("POST", "email/change", changeEmailRoute, { enabled: hasEmail }),
-  route("POST", "password/forgot", forgotPasswordRoute, { enabled: hasPasswordReset }),
-  route("GET", "password/reset", resetFormRoute, { enabled: hasPasswordReset }),
-  route("POST", "password/reset", resetPasswordRoute, { enabled: hasPasswordReset }),
-  route("GET", "twoFactor", secondStepPageRoute, { enabled: hasTwoFactor }),
-  route("POST", "twoFactor/verify", verifyRoute, { enabled: hasTwoFactor }),
-  route("POST", "twoFactor/enroll", enrollRoute, { enabled: hasTwoFactor }),
-  route("POST", "twoFactor/confirm", confirmRoute, { enabled: hasTwoFactor }),
-  route("POST", "twoFactor/disable", disableRoute, { enabled: hasTwoFactor }),
-  route("POST", "passkey/register/options", registerOptionsRoute, { enabled: hasPasskeys }),
-  route("POST", "passkey/register", registerRoute, { enabled: hasPasskeys }),
-  route("POST", "passkey/signIn/options", signInOptionsRoute, { enabled: hasPasskeys }),
-  route("POST", "passkey/signIn", passkeySignInRoute, { enabled: hasPasskeys }),
-  route("GET", "passkeys", listPasskeysRoute, { enabled: hasPasskeys }),
-  route("DELETE", "passkeys/:id", deletePasskeyRoute, { enabled: hasPasskeys }),
   route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
   route("POST", "signOut", signOutRoute),
 ]);

@@ -27,16 +27,19 @@ export const BACKUP_CODE_LENGTH = 10;
 /** Crockford's base32 digits, lowercase: 32 symbols, so 5 random bits pick one without bias. */
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 /** Symbol value per ASCII code after lowercasing; 255 marks anything else. */
-const VALUE = new Uint8Array(128).fill(255);
-for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
-// The letters Crockford reads as digits, since they look alike.
-VALUE["o".charCodeAt(0)] = 0;
-VALUE["i".charCodeAt(0)] = 1;
-VALUE["l".charCodeAt(0)] = 1;
+const VALUE = /* @__PURE__ */ (() => {
+  const value = new Uint8Array(128).fill(255);
+  for (let i = 0; i < ALPHABET.length; i++) value[ALPHABET.charCodeAt(i)] = i;
+  // The letters Crockford reads as digits, since they look alike.
+  value["o".charCodeAt(0)] = 0;
+  value["i".charCodeAt(0)] = 1;
+  value["l".charCodeAt(0)] = 1;
+  return value;
+})();
 /** Longest input looked at: a code with generous spacing; longer input is refused unread. */
 const MAX_INPUT = 64;
 const LABEL = "@service-stack/auth backup-code ";
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 /** Characters of a stored hash: SHA-256 in unpadded base64url. */
 export const BACKUP_CODE_HASH_LENGTH = 43;
 

@@ -50,7 +50,7 @@ const CLOCK_SLACK_SECONDS = 60;
 /** How long a used backup code stays marked: it only has to outlast the save that removes it. */
 const BACKUP_CODE_MARK_SECONDS = 600;
 const MAX_STORE_KEY = 256;
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The store operations this module uses. */
 export type TwoFactorStore = Pick<SessionStore, "hit" | "consume">;

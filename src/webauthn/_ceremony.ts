@@ -15,7 +15,7 @@ const MAX_FIELD_LENGTH = 65_536;
 /** A challenge shorter than this (base64url characters) is a caller mistake, refused. */
 const MIN_CHALLENGE_LENGTH = 16;
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
 /** The outer shape of a `PublicKeyCredential` in JSON form. */
 export interface CredentialJSON {

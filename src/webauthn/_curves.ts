@@ -7,10 +7,12 @@
  * @module
  */
 
-const P256_P = 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n;
+// 2^256 - 2^224 + 2^192 + 2^96 - 1, as a literal: a module-level computation would stay in bundles.
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
 const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
 
-const ED_P = 2n ** 255n - 19n;
+// 2^255 - 19
+const ED_P = 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffedn;
 const ED_D = 37095705934669439343138083508754565189542113879843219016388785533085940283555n;
 /** A square root of -1 modulo ED_P. */
 const ED_SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752n;

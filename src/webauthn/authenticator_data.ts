@@ -10,7 +10,7 @@ import { WebAuthnError } from "./errors.ts";
 /** Flag bits of authenticator data. */
 export const FLAGS: Readonly<
   { UP: number; UV: number; BE: number; BS: number; AT: number; ED: number }
-> = Object.freeze({
+> = /* @__PURE__ */ Object.freeze({
   /** User present. */
   UP: 0x01,
   /** User verified. */

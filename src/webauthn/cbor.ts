@@ -32,7 +32,7 @@ export type CborValue =
 /** The deepest nesting of arrays and maps the decoder reads. */
 export const CBOR_MAX_DEPTH = 16;
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const utf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 interface Reader {
   readonly bytes: Uint8Array<ArrayBuffer>;

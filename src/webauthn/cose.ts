@@ -17,7 +17,11 @@ import { derToRawEcdsa } from "./der.ts";
 import { WebAuthnError } from "./errors.ts";
 
 /** The COSE algorithms this module verifies: EdDSA, ES256, RS256. */
-export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = Object.freeze([-8, -7, -257]);
+export const COSE_ALGORITHMS: readonly CoseAlgorithm[] = /* @__PURE__ */ Object.freeze([
+  -8,
+  -7,
+  -257,
+]);
 
 /** A COSE algorithm identifier this module supports. */
 export type CoseAlgorithm = -8 | -7 | -257;

@@ -7,7 +7,7 @@
 import type { WebCryptoKey } from "../jose/types.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 /** Separates this use of the key from any other HMAC made with it. */
 const LABEL = "service-stack/auth webauthn user handle\0";
 

@@ -1,0 +1,170 @@
+/**
+ * Optional features (email, two-factor, passkeys) as values: what the core
+ * needs from one (its config key, its resolver, its hooks into shared paths
+ * such as `finishSignIn`) travels with the feature, so an app built with
+ * `createAuth` of `core.ts` bundles only the features it passes.
+ *
+ * @module
+ */
+
+import type { AuthContext } from "../config.ts";
+import type { JWTKey } from "../jose/types.ts";
+import type { Logger } from "../logger.ts";
+import type { User } from "../types.ts";
+import { fail } from "./_check.ts";
+import type { HttpContext } from "./http_context_type.ts";
+import { isRecord } from "../is_record.ts";
+
+/** The config key of each optional feature, and the name `core.ts` exports it under. */
+export type FeatureKey = "email" | "twoFactor" | "passkeys";
+
+const FEATURE_KEYS: readonly FeatureKey[] = ["email", "twoFactor", "passkeys"];
+// Kept apart so that no message reads as an import statement to the import checks.
+const CORE_ENTRY = '"@service-stack/auth/core"';
+
+/** What a first factor answers when the user must still give a code: no session yet. */
+export interface TwoFactorRequired {
+  /** Always `true`. */
+  readonly twoFactorRequired: true;
+}
+
+/** What the two-factor gate needs to know about the first factor. */
+export interface GateInput {
+  /** The validated (and linked) user. */
+  user: User;
+  /** The provider id, `"credentials"` or `"email"`. */
+  provider: string;
+  /** Where the browser goes once signed in. */
+  redirectTo?: string;
+  /**
+   * Set only by a passkey sign-in whose authenticator verified the user
+   * (WebAuthn `uv`): that is two factors already, so no second step.
+   */
+  passkeyUserVerified?: boolean;
+}
+
+/** A passkey as the routes and the API show it: never its public key. */
+export interface Passkey {
+  /** The credential id, base64url. */
+  id: string;
+  /** The name the user gave it. */
+  name: string;
+  /** When it was registered (seconds since the epoch). */
+  createdAt: number;
+  /** When it last signed in (seconds since the epoch). */
+  lastUsedAt?: number;
+  /** `"multiDevice"` for a syncable passkey. */
+  deviceType: "singleDevice" | "multiDevice";
+  /** Whether it was backed up at registration. */
+  backedUp: boolean;
+  /** Transport hints. */
+  transports: string[];
+  /** The authenticator model's AAGUID. */
+  aaguid: string;
+}
+
+/**
+ * The core's calls into features, on the context; each is absent when no
+ * given feature provides it, and shared code calls it as `ctx.secondStep?.(...)`.
+ */
+export interface FeatureHooks {
+  /**
+   * Two-factor: the gate every first factor passes before a session starts;
+   * `null` means "no second step".
+   */
+  readonly secondStep?: (
+    ctx: AuthContext,
+    http: HttpContext,
+    input: GateInput,
+  ) => Promise<TwoFactorRequired | null>;
+  /** Email: sends a verification message to a new user's address (sign-up). */
+  readonly sendVerification?: (ctx: AuthContext, http: HttpContext, user: User) => Promise<void>;
+  /** Passkeys: `api.listPasskeys`. */
+  readonly listPasskeys?: (ctx: AuthContext, sub: string) => Promise<Passkey[]>;
+  /** Passkeys: `api.deletePasskey`. */
+  readonly deletePasskey?: (ctx: AuthContext, sub: string, id: string) => Promise<boolean>;
+}
+
+/** What a feature's resolver gets besides its config value. */
+export interface FeatureInputs {
+  /** The whole config (a feature may read shared options such as `session.storeTimeout`). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The instance's logger. */
+  readonly logger: Logger;
+  /** The configured secrets, newest first, and the salt. */
+  readonly secrets: () => { keys: readonly JWTKey[]; salt: string | undefined };
+  /** Whether tokens of the sealed purposes can be read by whoever holds them (a lone signing key). */
+  readonly readableFlowTokens: boolean;
+}
+
+/**
+ * An optional feature: pass it in `features` with `createAuth` of `core.ts`
+ * (`createAuth` of `@service-stack/auth` includes every feature). Only the
+ * library defines features: `email`, `twoFactor` and `passkeys`, exported
+ * by `@service-stack/auth/core`.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, email, github } from "@service-stack/auth/core";
+ *
+ * const auth = createAuth({
+ *   oauth: [github],
+ *   features: [email],
+ *   email: { send: (message) => console.log(message.url), findUser: () => null },
+ * });
+ * ```
+ */
+export interface AuthFeature {
+  /** The config key it serves. */
+  readonly key: "email" | "twoFactor" | "passkeys";
+}
+
+/** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */
+export interface FeatureDefinition<R = unknown> extends AuthFeature {
+  /** Validates the config key's value (not `undefined`) and returns its context settings. */
+  readonly resolve: (value: unknown, inputs: FeatureInputs) => object;
+  /** Its calls from shared code. */
+  readonly hooks: FeatureHooks;
+  /** Its routes, added to the instance's route table. */
+  readonly routes: readonly R[];
+}
+
+function isFeature(value: unknown): value is FeatureDefinition {
+  return isRecord(value) && FEATURE_KEYS.includes(value.key as FeatureKey) &&
+    typeof value.resolve === "function" && isRecord(value.hooks) && Array.isArray(value.routes);
+}
+
+/**
+ * The features an instance has: those its entry includes, then those of
+ * `config.features` (each once). Throws a `TypeError` for a value that is
+ * not a feature, and for a feature's config key set without its feature,
+ * naming the import.
+ */
+export function resolveFeatureList(
+  config: Readonly<Record<string, unknown>>,
+  included: readonly AuthFeature[],
+): readonly FeatureDefinition[] {
+  const listed = config.features ?? [];
+  const all: unknown[] = [...included, ...(Array.isArray(listed) ? listed : [listed])];
+  if (!all.every(isFeature)) {
+    fail(
+      `features holds a value that is not a feature; expected features imported from ${CORE_ENTRY}, e.g. features: [email].`,
+    );
+  }
+  const byKey = new Map<FeatureKey, FeatureDefinition>();
+  for (const feature of all) {
+    const known = byKey.get(feature.key);
+    if (known !== undefined && known !== feature) {
+      fail(`features lists two "${feature.key}" features; expected each feature once.`);
+    }
+    byKey.set(feature.key, feature);
+  }
+  for (const key of FEATURE_KEYS) {
+    if (config[key] !== undefined && !byKey.has(key)) {
+      fail(
+        `"${key}" needs the ${key} feature with createAuth of core.ts; expected import { ${key} } from ${CORE_ENTRY} and features: [${key}].`,
+      );
+    }
+  }
+  return Object.freeze([...byKey.values()]);
+}
