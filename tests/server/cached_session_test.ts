@@ -38,3 +38,34 @@ Deno.test("a cached session read is no session once the token has expired", asyn
   assert.equal(await response.json(), null);
   assert.ok(response.headers.getSetCookie().some((line) => /Max-Age=0/i.test(line)));
 });
+
+Deno.test("a cached session read still checks a cross-origin Origin and answers through a promise", async () => {
+  const auth = makeAuth({ trustedOrigins: ["https://trusted.example"] });
+  const browser = new Browser(auth.handlers.ALL);
+  await browser.signIn();
+  await browser.fetch("GET", "/auth/session"); // the token is now in the verified-token cache
+  const pending = auth.handlers.GET(
+    new Request(`${browser.origin}/auth/session`, { headers: { Cookie: browser.cookieHeader() } }),
+  );
+  assert.ok(pending instanceof Promise);
+  assert.equal((await (await pending).json()).user.name, "Ada");
+  const refused = await browser.fetch("GET", "/auth/session", {
+    headers: { Origin: "https://evil.example" },
+  });
+  assert.equal(refused.status, 403);
+  assert.equal((await refused.json()).error, "access_denied");
+  assert.equal(refused.headers.get("Vary"), "Origin");
+  const trusted = await browser.fetch("GET", "/auth/session", {
+    headers: { Origin: "https://trusted.example" },
+  });
+  assert.equal(trusted.status, 200);
+  assert.equal(trusted.headers.get("Access-Control-Allow-Origin"), "https://trusted.example");
+  assert.equal(trusted.headers.get("Access-Control-Allow-Credentials"), "true");
+  assert.equal(trusted.headers.get("Vary"), "Origin");
+  assert.equal((await trusted.json()).user.name, "Ada");
+  const sameOrigin = await browser.fetch("GET", "/auth/session", {
+    headers: { Origin: browser.origin },
+  });
+  assert.equal(sameOrigin.headers.get("Access-Control-Allow-Origin"), null);
+  assert.equal((await sameOrigin.json()).user.name, "Ada");
+});
