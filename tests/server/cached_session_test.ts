@@ -1,6 +1,7 @@
 // GET /session for a token already verified (the cache's synchronous path): the same answer as
 // the first read, the same headers, and no session once the token's time is up.
 import assert from "node:assert/strict";
+import { signInAs } from "../../testing.ts";
 import { Browser, Clock, makeAuth } from "./_helpers.ts";
 
 Deno.test("a cached session read answers what the first read did, with the same headers", async () => {
@@ -68,4 +69,25 @@ Deno.test("a cached session read still checks a cross-origin Origin and answers 
   });
   assert.equal(sameOrigin.headers.get("Access-Control-Allow-Origin"), null);
   assert.equal((await sameOrigin.json()).user.name, "Ada");
+});
+
+Deno.test("interleaved requests with different Cookie headers each read their own cookies", async () => {
+  const auth = makeAuth();
+  const cookieOf = async (sub: string) =>
+    (await signInAs(auth, { sub, name: sub.toUpperCase() })).split("; ")[0];
+  const [ada, bob] = [await cookieOf("ada"), await cookieOf("bob")];
+  const read = async (cookie: string | undefined) => {
+    const headers = cookie === undefined ? undefined : { Cookie: cookie };
+    const response = await auth.handlers.GET(
+      new Request("http://localhost/auth/session", { headers }),
+    );
+    return (await response.json())?.user?.sub ?? null;
+  };
+  const sequence = [ada, ada, bob, undefined, ada, `${ada}; ${ada}`, bob, "", bob, ada];
+  const expected = ["ada", "ada", "bob", null, "ada", null, "bob", null, "bob", "ada"];
+  for (let round = 0; round < 2; round++) {
+    const subs = [];
+    for (const cookie of sequence) subs.push(await read(cookie));
+    assert.deepEqual(subs, expected);
+  }
 });
