@@ -51,19 +51,22 @@ export function createHandler(ctx: AuthContext, only?: Method): Handler {
     }
     const http = createHttpContext(ctx, request, target);
     try {
-      return await dispatch(ctx, routes, http, only);
+      // A route that answered synchronously (a cached session read) is not awaited: no extra tick.
+      const response = dispatch(ctx, routes, http, only);
+      return response instanceof Promise ? await response : response;
     } catch (error) {
       return await failureResponse(http, toAuthError(error, ctx.logger, "request handler"));
     }
   };
 }
 
-async function dispatch(
+/** Routes the request; synchronous up to the route, which may answer without a promise. */
+function dispatch(
   ctx: AuthContext,
   routes: readonly Route[],
   http: HttpContext,
   only?: Method,
-): Promise<Response> {
+): Response | Promise<Response> {
   const method = http.request.method.toUpperCase();
   const matched = matchRoute(routes, { ctx, pathname: http.pathname, method });
   if (matched.kind === "not_found") {
@@ -71,7 +74,8 @@ async function dispatch(
       status: 404,
     });
   }
-  if (method === "OPTIONS") return preflight(http, matched.allow, await checkOrigin(http));
+  const origin = crossOrigin(http);
+  if (method === "OPTIONS") return preflightChecked(http, matched.allow, origin);
   if (matched.kind !== "match" || (only !== undefined && method !== only)) {
     http.headers.push(["Allow", matched.allow.join(", ")]);
     throw new AuthError(
@@ -82,19 +86,46 @@ async function dispatch(
       { status: 405 },
     );
   }
-  if (!matched.route.anyOrigin) await checkOrigin(http);
-  return await matched.route.handle(ctx, http, matched.params);
+  if (origin !== null && !matched.route.anyOrigin) {
+    return handleChecked(ctx, http, origin, matched.route, matched.params);
+  }
+  return matched.route.handle(ctx, http, matched.params);
 }
 
-/** Refuses an untrusted cross-origin `Origin` (403); allows a trusted one with CORS headers. */
-async function checkOrigin(http: HttpContext): Promise<boolean> {
+/** The request's `Origin` when it is cross-origin, else `null` (absent or same-origin). */
+function crossOrigin(http: HttpContext): string | null {
   const origin = http.request.headers.get("Origin");
-  if (origin === null || origin === http.origin) return false;
+  if (origin === null || origin === http.origin) return null;
   // A form on one of our no-referrer pages posts with `Origin: null`; the browser's own
   // Sec-Fetch-Site (which no page can set) still tells a same-origin post from a cross-site one.
   if (origin === "null" && http.request.headers.get("Sec-Fetch-Site") === "same-origin") {
-    return false;
+    return null;
   }
+  return origin;
+}
+
+async function handleChecked(
+  ctx: AuthContext,
+  http: HttpContext,
+  origin: string,
+  route: Route,
+  params: Readonly<Record<string, string>>,
+): Promise<Response> {
+  await checkOrigin(http, origin);
+  return await route.handle(ctx, http, params);
+}
+
+async function preflightChecked(
+  http: HttpContext,
+  allow: readonly Method[],
+  origin: string | null,
+): Promise<Response> {
+  if (origin !== null) await checkOrigin(http, origin);
+  return preflight(http, allow, origin !== null);
+}
+
+/** Refuses an untrusted cross-origin `Origin` (403); allows a trusted one with CORS headers. */
+async function checkOrigin(http: HttpContext, origin: string): Promise<void> {
   http.headers.push(["Vary", "Origin"]);
   if (!(await http.isTrusted(origin))) {
     throw new AuthError(
@@ -107,7 +138,6 @@ async function checkOrigin(http: HttpContext): Promise<boolean> {
     ["Access-Control-Allow-Origin", new URL(origin).origin],
     ["Access-Control-Allow-Credentials", "true"],
   );
-  return true;
 }
 
 function preflight(http: HttpContext, allow: readonly Method[], crossOrigin: boolean): Response {

@@ -19,6 +19,19 @@ import { compileOriginPatterns, isTrustedOrigin, type OriginMatcher } from "./or
 
 export type { HttpContext };
 
+/** The last `Cookie` header parsed and its cookies (read-only, so one map may serve many requests). */
+let lastCookieHeader: string | null = null;
+let lastCookies: ReadonlyMap<string, string> = new Map();
+
+/** The cookies of a `Cookie` header; a client's next request usually repeats the header. */
+function cookiesOf(header: string | null): ReadonlyMap<string, string> {
+  if (header !== lastCookieHeader) {
+    lastCookies = parseCookies(header);
+    lastCookieHeader = header;
+  }
+  return lastCookies;
+}
+
 /** The one implementation: a class, so every request's value has the same shape. */
 class RequestContext implements HttpContext {
   readonly pathname: string;
@@ -41,7 +54,7 @@ class RequestContext implements HttpContext {
     this.secure = secure;
     this.pathname = target.pathname;
     this.jar = this.secure ? ctx.jars.https : ctx.jars.http;
-    this.cookies = parseCookies(request.headers.get("Cookie"));
+    this.cookies = cookiesOf(request.headers.get("Cookie"));
     this.nowMs = ctx.clock();
     this.now = Math.floor(this.nowMs / 1000);
   }

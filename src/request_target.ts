@@ -108,6 +108,10 @@ function fastTarget(href: string): RequestTarget | undefined {
   };
 }
 
+/** The last URL the fast reading accepted, and its frozen reading. */
+let lastHref: string | undefined;
+let lastTarget: RequestTarget | null = null;
+
 /**
  * Reads a request URL; `null` when it is no absolute URL. Equal to what
  * `new URL(href)` gives for every URL.
@@ -121,11 +125,17 @@ function fastTarget(href: string): RequestTarget | undefined {
  * ```
  */
 export function requestTarget(href: string): RequestTarget | null {
+  // A client polling one route repeats the same URL: its reading is kept, frozen.
+  if (href === lastHref) return lastTarget;
   const fast = fastTarget(href);
-  if (fast !== undefined) return fast;
+  if (fast !== undefined) {
+    lastHref = href;
+    lastTarget = Object.freeze(fast);
+    return lastTarget;
+  }
   try {
     const { origin, protocol, host, pathname } = new URL(href);
-    return { origin, protocol, host, pathname };
+    return Object.freeze({ origin, protocol, host, pathname });
   } catch {
     return null;
   }

@@ -19,12 +19,12 @@ export type PathParams<P extends string> = P extends `${string}:${infer Name}/${
   : P extends `${string}:${infer Name}` ? { readonly [K in Name]: string }
   : Record<never, never>;
 
-/** What runs for a matched route. */
+/** What runs for a matched route; it may answer synchronously (a cached session read). */
 export type RouteHandler<P = Readonly<Record<string, string>>> = (
   ctx: AuthContext,
   http: HttpContext,
   params: P,
-) => Promise<Response>;
+) => Response | Promise<Response>;
 
 /** A declared route. */
 export interface Route {

@@ -133,3 +133,25 @@ Deno.test("request target: equals new URL() on 20,000 generated URLs with tricky
   }
   assert(fast > 500, "the generator produced enough canonical URLs to exercise the fast reading");
 });
+
+Deno.test("request target: a repeated URL reads the same, frozen, however URLs alternate", () => {
+  const hrefs = [
+    "http://localhost:8000/auth/session",
+    "http://localhost:8000/auth/session",
+    "http://localhost:8000/auth/session?x=1",
+    "http://LOCALHOST:8000/auth/session",
+    "http://localhost:8000/auth/./session",
+    "not a url",
+    "http://localhost:8000/auth/session",
+    "https://localhost:8000/auth/session",
+    "https://localhost:8000/auth/session",
+    "http://localhost:8000/auth/csrf",
+  ];
+  for (let round = 0; round < 3; round++) {
+    for (const href of hrefs) {
+      const target = requestTarget(href);
+      assertEquals(target, viaURL(href), href);
+      if (target !== null) assert.ok(Object.isFrozen(target), href);
+    }
+  }
+});

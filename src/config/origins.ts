@@ -133,14 +133,41 @@ function warnOnce(
   logger.log("warn", WARNINGS[warning], details);
 }
 
+/** The last origin found to be loopback: most requests repeat it, so it is not parsed again. */
+let lastLoopback = "";
+
 /** Whether a serialized origin (`scheme://host[:port]`) is on a loopback host; no URL parse. */
 function isLoopbackOrigin(origin: string): boolean {
+  if (origin === lastLoopback) return true;
+  if (!parsesAsLoopback(origin)) return false;
+  lastLoopback = origin;
+  return true;
+}
+
+function parsesAsLoopback(origin: string): boolean {
   const authority = origin.slice(origin.indexOf("//") + 2);
   const hostname = authority.startsWith("[")
     ? authority.slice(0, authority.indexOf("]") + 1)
     : authority.split(":")[0];
   return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" ||
     /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/** The last {@link urlOrigin} answer, with the protocol it was made for. */
+let lastUrlOrigin: { protocol: string; found: RequestOrigin } | undefined;
+
+/**
+ * What `requestOrigin` answers without proxy headers (the URL's origin and
+ * scheme), one frozen value for as long as requests repeat the same origin.
+ */
+function urlOrigin(url: Pick<URL, "origin" | "protocol">): RequestOrigin {
+  const last = lastUrlOrigin;
+  if (last !== undefined && last.found.origin === url.origin && last.protocol === url.protocol) {
+    return last.found;
+  }
+  const found = Object.freeze({ origin: url.origin, secure: url.protocol === "https:" });
+  lastUrlOrigin = { protocol: url.protocol, found };
+  return found;
 }
 
 /**
@@ -162,7 +189,7 @@ export function serviceOrigin(
   url: Pick<URL, "origin" | "protocol" | "host">,
 ): RequestOrigin {
   if (ctx.publicOrigin !== undefined) return ctx.publicOrigin;
-  const found = requestOrigin(request, {
+  const found = ctx.trustProxyHeaders === false ? urlOrigin(url) : requestOrigin(request, {
     url,
     trustProxyHeaders: ctx.trustProxyHeaders,
     onIgnored: (reason) => warnOnce(ctx, ctx.logger, reason),

@@ -10,10 +10,12 @@ import { finish, redirectIntent } from "../core/redirects.ts";
 import {
   cachedSession,
   clearSessionCookies,
+  type CurrentSession,
   hasSessionCookie,
   readSession,
   reissueSession,
   sessionJSON,
+  type SessionPayload,
   updateSession,
   userFromPayload,
 } from "../core/session.ts";
@@ -27,16 +29,37 @@ import { isRecord } from "../is_record.ts";
  * `null` without a valid session (its invalid cookies cleared), so that a
  * signed-out page load is not an error.
  */
-export async function getSessionRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
-  const current = cachedSession(ctx, http) ?? await readSession(ctx, http);
+export function getSessionRoute(ctx: AuthContext, http: HttpContext): Response | Promise<Response> {
+  const cached = cachedSession(ctx, http);
+  // A cached token that needs no renewal is answered synchronously: nothing to wait for.
+  if (cached !== undefined && !needsRenewal(ctx, http, cached.payload)) {
+    return jsonTextResponse(http, sessionJSON(ctx, cached), 200);
+  }
+  return readSessionRoute(ctx, http, cached);
+}
+
+/** Whether a session is older than `updateAge` and is re-issued on this read. */
+function needsRenewal(
+  ctx: AuthContext,
+  http: HttpContext,
+  payload: Readonly<SessionPayload>,
+): boolean {
+  const issuedAt = typeof payload.iat === "number" ? payload.iat : payload.auth_time;
+  return http.now - issuedAt >= ctx.updateAge;
+}
+
+async function readSessionRoute(
+  ctx: AuthContext,
+  http: HttpContext,
+  cached: CurrentSession | undefined,
+): Promise<Response> {
+  const current = cached ?? await readSession(ctx, http);
   if (current === null) {
     if (hasSessionCookie(http)) http.setCookies.push(...clearSessionCookies(http));
     return jsonResponse(http, null, 200);
   }
-  const { payload } = current;
-  const issuedAt = typeof payload.iat === "number" ? payload.iat : payload.auth_time;
-  if (http.now - issuedAt >= ctx.updateAge) {
-    const renewed = await reissueSession(ctx, http, current, userFromPayload(payload));
+  if (needsRenewal(ctx, http, current.payload)) {
+    const renewed = await reissueSession(ctx, http, current, userFromPayload(current.payload));
     http.setCookies.push(...renewed.cookies);
     return jsonResponse(http, renewed.session, 200);
   }

@@ -311,3 +311,29 @@ Deno.test("with baseURL or env URL, no origin warning is logged", async () => {
     assert.deepEqual(log.entries.filter((entry) => /baseURL/.test(entry.message)), []);
   }
 });
+
+Deno.test("without baseURL, each request's own origin and scheme decide, however requests alternate", async () => {
+  const auth = withMock();
+  const log = logged();
+  const logging = makeAuth({ logger: log.logger });
+  for (let i = 0; i < 2; i++) {
+    for (
+      const origin of [
+        "http://localhost:8000",
+        "https://localhost:8000",
+        "http://127.0.0.1:8000",
+        "https://127.0.0.1:8000",
+      ]
+    ) {
+      const response = await auth.handlers.ALL(new Request(`${origin}/auth/signIn/mock`));
+      assert.equal(redirectURI(response), `${origin}/auth/callback/mock`);
+      const secure = response.headers.getSetCookie().every((line) => /;\s*Secure/i.test(line));
+      assert.equal(secure, origin.startsWith("https:"), origin);
+      await logging.handlers.ALL(new Request(`${origin}/auth/session`));
+    }
+  }
+  assert.deepEqual(log.entries.filter((entry) => /no baseURL/.test(entry.message)), []);
+  // A public host after loopback ones is still warned about.
+  await logging.handlers.ALL(new Request("https://app.example.com/auth/session"));
+  assert.equal(log.entries.filter((entry) => /no baseURL/.test(entry.message)).length, 1);
+});
