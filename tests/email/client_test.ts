@@ -1,30 +1,7 @@
 // The browser client's email methods against the real handlers.
 import assert from "node:assert/strict";
-import { createAuthClient } from "../../client.ts";
-import { CookieJar } from "../support/cookie_jar.ts";
+import { browserClient } from "../support/browser_client.ts";
 import { ADA, emailAuth } from "./_helpers.ts";
-
-const ORIGIN = "http://localhost:8000";
-
-/** A client whose fetch reaches `handler` through one cookie jar, as one browser would. */
-function browserClient(handler: (request: Request) => Promise<Response>) {
-  const jar = new CookieJar();
-  const seen: { method: string; path: string; body?: string }[] = [];
-  const client = createAuthClient({
-    baseURL: ORIGIN,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input));
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header(url);
-      if (cookie) headers.set("Cookie", cookie);
-      seen.push({ method: init?.method ?? "GET", path: url.pathname, body: init?.body as string });
-      const response = await handler(new Request(url, { ...init, headers }));
-      jar.store(response, url);
-      return response;
-    },
-  });
-  return { client, seen };
-}
 
 Deno.test("client: signIn.email then verifyEmailCode signs in the asking browser", async () => {
   const { auth, outbox } = emailAuth();

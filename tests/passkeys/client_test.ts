@@ -2,8 +2,7 @@
 // browser API over the software authenticator: with the JSON helpers
 // (parseCreationOptionsFromJSON, toJSON) and without them (base64url by hand).
 import assert from "node:assert/strict";
-import { createAuthClient } from "../../client.ts";
-import { CookieJar } from "../support/cookie_jar.ts";
+import { browserClient } from "../support/browser_client.ts";
 import {
   b64,
   createAuthenticator,
@@ -11,25 +10,6 @@ import {
   type SoftAuthenticator,
 } from "../webauthn/_authenticator.ts";
 import { ADA, ORIGIN, passkeyAuth } from "./_helpers.ts";
-
-function browserClient(handler: (request: Request) => Promise<Response>) {
-  const jar = new CookieJar();
-  const seen: { method: string; path: string }[] = [];
-  const client = createAuthClient({
-    baseURL: ORIGIN,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input));
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header(url);
-      if (cookie) headers.set("Cookie", cookie);
-      seen.push({ method: init?.method ?? "GET", path: url.pathname });
-      const response = await handler(new Request(url, { ...init, headers }));
-      jar.store(response, url);
-      return response;
-    },
-  });
-  return { client, seen };
-}
 
 type Json = Record<string, unknown>;
 
@@ -133,7 +113,7 @@ for (const helpers of [true, false]) {
     const fake = installWebAuthn({ helpers, holder });
     try {
       const { auth } = passkeyAuth();
-      const { client } = browserClient(auth.handlers.ALL);
+      const { client } = browserClient(auth.handlers.ALL, ORIGIN);
       const signedIn = await client.signInCredentials({
         username: "ada",
         password: "correct horse",
@@ -172,7 +152,7 @@ Deno.test("client: passkey.signIn({ autofill }) asks for conditional mediation; 
   const fake = installWebAuthn({ helpers: true, holder });
   try {
     const { auth } = passkeyAuth();
-    const { client } = browserClient(auth.handlers.ALL);
+    const { client } = browserClient(auth.handlers.ALL, ORIGIN);
     await client.signInCredentials({ username: "ada", password: "correct horse" });
     await client.passkey.register();
     await client.signOut();
@@ -192,7 +172,7 @@ Deno.test("client: passkey.signIn({ autofill }) asks for conditional mediation; 
 
 Deno.test("client: without WebAuthn or autofill, passkey calls fail with status 0 and send nothing", async () => {
   const { auth } = passkeyAuth();
-  const { client, seen } = browserClient(auth.handlers.ALL);
+  const { client, seen } = browserClient(auth.handlers.ALL, ORIGIN);
   assert.equal((await client.passkey.register()).error?.status, 0);
   assert.equal((await client.passkey.signIn()).error?.error, "invalid_request");
   assert.equal(seen.length, 0);

@@ -1,34 +1,13 @@
 // The browser client's two-factor methods against the real handlers: enroll, confirm, the
 // second step after signIn.credentials and verifyEmailCode, disable.
 import assert from "node:assert/strict";
-import { createAuthClient } from "../../client.ts";
 import { stubLocation } from "../client/fake_auth_server.ts";
-import { CookieJar } from "../support/cookie_jar.ts";
+import { browserClient } from "../support/browser_client.ts";
 import { ADA, codeAt, nextStep, ORIGIN, world } from "./_world.ts";
-
-/** A client whose fetch reaches `handler` through one cookie jar, as one browser would. */
-function browserClient(handler: (request: Request) => Promise<Response>) {
-  const jar = new CookieJar();
-  const seen: { method: string; path: string; body?: string }[] = [];
-  const client = createAuthClient({
-    baseURL: ORIGIN,
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input));
-      const headers = new Headers(init?.headers);
-      const cookie = jar.header(url);
-      if (cookie) headers.set("Cookie", cookie);
-      seen.push({ method: init?.method ?? "GET", path: url.pathname, body: init?.body as string });
-      const response = await handler(new Request(url, { ...init, headers }));
-      jar.store(response, url);
-      return response;
-    },
-  });
-  return { client, seen };
-}
 
 Deno.test("client: enroll, confirm, then signIn.credentials resolves twoFactorRequired and verify signs in", async () => {
   const w = world();
-  const first = browserClient(w.auth.handlers.ALL).client;
+  const first = browserClient(w.auth.handlers.ALL, ORIGIN).client;
   const signedIn = await first.signIn.credentials({ username: "ada", password: "correct horse" });
   assert.equal((signedIn.data as { user: { sub: string } }).user.sub, ADA.sub);
   const enrolled = await first.twoFactor.enroll();
@@ -38,7 +17,7 @@ Deno.test("client: enroll, confirm, then signIn.credentials resolves twoFactorRe
   assert.equal(confirmed.data?.backupCodes.length, 10);
   nextStep(w);
 
-  const { client, seen } = browserClient(w.auth.handlers.ALL);
+  const { client, seen } = browserClient(w.auth.handlers.ALL, ORIGIN);
   const pending = await client.signInCredentials({ username: "ada", password: "correct horse" });
   assert.deepEqual(pending, { data: { twoFactorRequired: true }, error: null });
   assert.equal(await client.getSession(), null);
@@ -51,7 +30,7 @@ Deno.test("client: enroll, confirm, then signIn.credentials resolves twoFactorRe
   });
   assert.equal((await client.getSession())?.user.sub, ADA.sub);
 
-  const backup = browserClient(w.auth.handlers.ALL).client;
+  const backup = browserClient(w.auth.handlers.ALL, ORIGIN).client;
   await backup.signIn.credentials({ username: "ada", password: "correct horse" });
   const withBackup = await backup.twoFactor.verify({ backupCode: confirmed.data!.backupCodes[0] });
   assert.equal(withBackup.data?.user.sub, ADA.sub);
@@ -59,19 +38,19 @@ Deno.test("client: enroll, confirm, then signIn.credentials resolves twoFactorRe
   nextStep(w);
   const off = await client.twoFactor.disable(await codeAt(w, enrolled.data.secret));
   assert.deepEqual(off, { data: { ok: true }, error: null });
-  const direct = browserClient(w.auth.handlers.ALL).client;
+  const direct = browserClient(w.auth.handlers.ALL, ORIGIN).client;
   const session = await direct.signIn.credentials({ username: "ada", password: "correct horse" });
   assert.equal((session.data as { user: { sub: string } }).user.sub, ADA.sub);
 });
 
 Deno.test("client: verifyEmailCode resolves twoFactorRequired for an enrolled user", async () => {
   const w = world();
-  const first = browserClient(w.auth.handlers.ALL).client;
+  const first = browserClient(w.auth.handlers.ALL, ORIGIN).client;
   await first.signIn.credentials({ username: "ada", password: "correct horse" });
   const { data } = await first.twoFactor.enroll();
   await first.twoFactor.confirm(await codeAt(w, data!.secret));
   nextStep(w);
-  const { client } = browserClient(w.auth.handlers.ALL);
+  const { client } = browserClient(w.auth.handlers.ALL, ORIGIN);
   await client.signIn.email(ADA.email!);
   const pending = await client.verifyEmailCode(w.outbox.last().code!);
   assert.deepEqual(pending, { data: { twoFactorRequired: true }, error: null });
@@ -81,14 +60,14 @@ Deno.test("client: verifyEmailCode resolves twoFactorRequired for an enrolled us
 
 Deno.test("client: a pending second step does not navigate to redirectTo; verify does", async () => {
   const w = world();
-  const first = browserClient(w.auth.handlers.ALL).client;
+  const first = browserClient(w.auth.handlers.ALL, ORIGIN).client;
   await first.signIn.credentials({ username: "ada", password: "correct horse" });
   const { data } = await first.twoFactor.enroll();
   await first.twoFactor.confirm(await codeAt(w, data!.secret));
   nextStep(w);
   const location = stubLocation();
   try {
-    const { client } = browserClient(w.auth.handlers.ALL);
+    const { client } = browserClient(w.auth.handlers.ALL, ORIGIN);
     const pending = await client.signIn.credentials({
       username: "ada",
       password: "correct horse",
