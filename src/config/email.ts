@@ -88,7 +88,7 @@ export interface EmailSettings {
 }
 
 /** Default lifetime of email links and codes: 10 minutes. */
-export const EMAIL_MAX_AGE = 600;
+const EMAIL_MAX_AGE = 600;
 /** Lifetime of a password reset link: 1 hour. */
 export const RESET_MAX_AGE = 3600;
 

@@ -68,7 +68,7 @@ const RP_ID =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** Whether a value has every method of {@link PasskeyStore}. */
-export function isPasskeyStore(value: unknown): value is PasskeyStore {
+function isPasskeyStore(value: unknown): value is PasskeyStore {
   return isRecord(value) &&
     STORE_METHODS.every((method) =>
       typeof (value as Record<string, unknown>)[method] === "function"

@@ -29,7 +29,7 @@ import type { Session } from "../types.ts";
 import { isPlainEmail } from "../user_fields.ts";
 import { callApp } from "./call_app.ts";
 import type { CurrentSession } from "./session.ts";
-import { reissueSession, userFromPayload } from "./session.ts";
+import { readSession, reissueSession, userFromPayload } from "./session.ts";
 import { finishSignIn } from "./sign_in.ts";
 import type { TwoFactorRequired } from "./two_factor.ts";
 
@@ -43,7 +43,7 @@ const EMAIL_CODE_PURPOSE = "email-code";
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The configured email hooks; 404 when `email` is not configured. */
-export function emailHooks(ctx: AuthContext): NonNullable<AuthContext["email"]> {
+function emailHooks(ctx: AuthContext): NonNullable<AuthContext["email"]> {
   if (ctx.email === undefined) {
     throw new AuthError(
       "invalid_request",
@@ -241,7 +241,7 @@ const LINK_KINDS: readonly EmailTokenKind[] = ["sign-in", "verify-email", "chang
 export async function confirmEmailToken(
   ctx: AuthContext,
   http: HttpContext,
-  input: { token: unknown; session: CurrentSession | null },
+  input: { token: unknown },
 ): Promise<EmailConfirmation> {
   emailHooks(ctx);
   const token = await openEmailToken(ctx.emailJose, input.token, LINK_KINDS);
@@ -253,9 +253,9 @@ export async function confirmEmailToken(
     return { kind: "sign-in", session, redirectTo: token.redirectTo };
   }
   if (token.kind === "verify-email") {
-    return { kind: "verify-email", session: await confirmVerification(ctx, http, token, input) };
+    return { kind: "verify-email", session: await confirmVerification(ctx, http, token) };
   }
-  return { kind: "change-email", session: await confirmChange(ctx, http, token, input) };
+  return { kind: "change-email", session: await confirmChange(ctx, http, token) };
 }
 
 /** `POST /callback/email` with a code: only with this browser's `email_flow` cookie. */
@@ -404,13 +404,21 @@ export async function requestEmailChange(
   });
 }
 
-/** Re-issues the browser's session when it belongs to `sub`, with `email` proven. */
+/**
+ * Re-issues the browser's session when it belongs to `sub`, with `email`
+ * proven. Read only here: a sign-in link needs no session read. The link
+ * has done its work by now, so a store that cannot answer means no session
+ * to update, not a failure.
+ */
 async function markSession(
   ctx: AuthContext,
   http: HttpContext,
-  session: CurrentSession | null,
   change: { sub: string; email: string; from?: string },
 ): Promise<Session | null> {
+  const session = await readSession(ctx, http).catch((error) => {
+    ctx.logger.log("warn", "session not updated after an email link", { error: errorName(error) });
+    return null;
+  });
   if (session === null || session.payload.sub !== change.sub) return null;
   const user = userFromPayload(session.payload) as unknown as Record<string, unknown>;
   // A verification proves the address the session still has; a change moves it.
@@ -426,7 +434,6 @@ async function confirmVerification(
   ctx: AuthContext,
   http: HttpContext,
   token: EmailToken,
-  input: { session: CurrentSession | null },
 ): Promise<Session | null> {
   const hooks = emailHooks(ctx);
   const sub = requireSub(token);
@@ -438,14 +445,13 @@ async function confirmVerification(
       () => onVerified({ sub, email: token.email }, http.request),
     );
   }
-  return await markSession(ctx, http, input.session, { sub, email: token.email });
+  return await markSession(ctx, http, { sub, email: token.email });
 }
 
 async function confirmChange(
   ctx: AuthContext,
   http: HttpContext,
   token: EmailToken,
-  input: { session: CurrentSession | null },
 ): Promise<Session | null> {
   const hooks = emailHooks(ctx);
   const sub = requireSub(token);
@@ -466,7 +472,7 @@ async function confirmChange(
       expiresAt: new Date(token.expiresAt * 1000),
     });
   }
-  return await markSession(ctx, http, input.session, { sub, email: token.email, from });
+  return await markSession(ctx, http, { sub, email: token.email, from });
 }
 
 function requireSub(token: EmailToken): string {

@@ -37,7 +37,7 @@ import { finishSignIn } from "./sign_in.ts";
 import type { TwoFactorRequired } from "./two_factor.ts";
 
 /** Life of a challenge, in seconds (the options' `timeout` says the same in ms). */
-export const CHALLENGE_MAX_AGE = 300;
+const CHALLENGE_MAX_AGE = 300;
 const CHALLENGE_PURPOSE = "passkey-challenge";
 /** Imported public keys kept per instance, so a sign-in costs one digest and one verify. */
 const MAX_CACHED_KEYS = 1000;
@@ -49,7 +49,7 @@ type Ceremony = "register" | "signIn";
 type PasskeyHooks = NonNullable<AuthContext["passkeys"]>;
 
 /** The configured passkeys; 404 when `passkeys` is not configured. */
-export function passkeyHooks(ctx: AuthContext): PasskeyHooks {
+function passkeyHooks(ctx: AuthContext): PasskeyHooks {
   if (ctx.passkeys === undefined) {
     throw new AuthError(
       "invalid_request",
@@ -61,7 +61,7 @@ export function passkeyHooks(ctx: AuthContext): PasskeyHooks {
 }
 
 /** The public view of a stored passkey. */
-export function publicPasskey(stored: StoredPasskey): Passkey {
+function publicPasskey(stored: StoredPasskey): Passkey {
   const passkey: Passkey = {
     id: stored.id,
     name: stored.name,

@@ -22,7 +22,7 @@ import {
 } from "../core/email.ts";
 import { guardMutation, guardSessionMutation } from "../core/guard.ts";
 import { finish, redirectIntent } from "../core/redirects.ts";
-import { readSession, userFromPayload } from "../core/session.ts";
+import { userFromPayload } from "../core/session.ts";
 import { isTwoFactorRequired, twoFactorPageURL } from "../core/two_factor.ts";
 import { openEmailToken } from "../email/token.ts";
 import { confirmationPage, donePage, resetFormPage } from "../email/pages.ts";
@@ -91,8 +91,7 @@ export async function emailCallbackRoute(ctx: AuthContext, http: HttpContext): P
       const done = await confirmEmailCode(ctx, http, body.code);
       return signedIn(ctx, http, form, done);
     }
-    const session = await readSession(ctx, http);
-    const done = await confirmEmailToken(ctx, http, { token: body.token, session });
+    const done = await confirmEmailToken(ctx, http, { token: body.token });
     if (done.kind === "sign-in") return signedIn(ctx, http, form, done);
     return form ? redirectResponse(http, "/") : jsonResponse(http, OK, 200);
   } catch (error) {

@@ -40,7 +40,7 @@ import { PENDING_ENROLLMENT_SECONDS } from "../two_factor/pending.ts";
 import type { User } from "../types.ts";
 
 /** Seconds after signing in during which a session may turn two-factor on. */
-export const ENROLL_WINDOW_SECONDS = 600;
+const ENROLL_WINDOW_SECONDS = 600;
 
 /** The `two_factor` cookie's value ("" when absent: refused as `pending-invalid`). */
 function pendingCookie(http: HttpContext): string {

@@ -333,15 +333,11 @@ export async function countDisableAttempt(
   store: TwoFactorStore,
   user: { sub: string },
 ): Promise<boolean> {
-  const sub = user?.sub;
-  if (!isSub(sub)) {
-    throw new TypeError("The sub is not a string of 1 to 256 characters; expected the user's id.");
-  }
-  const { count } = await store.hit(
-    await userKey("2fa-disable", "tries", sub),
-    PENDING_SIGN_IN_SECONDS,
-  );
-  return count <= MAX_CODE_ATTEMPTS;
+  return await countUserTries(store, user, {
+    prefix: "2fa-disable",
+    window: PENDING_SIGN_IN_SECONDS,
+    max: MAX_CODE_ATTEMPTS,
+  });
 }
 
 /** Codes (TOTP or backup) tried per user across all pending sign-ins per {@link USER_CODE_WINDOW_SECONDS}. */
@@ -373,15 +369,25 @@ export async function countUserCodeAttempt(
   store: TwoFactorStore,
   user: { sub: string },
 ): Promise<boolean> {
+  return await countUserTries(store, user, {
+    prefix: "2fa-user",
+    window: USER_CODE_WINDOW_SECONDS,
+    max: MAX_USER_CODE_ATTEMPTS,
+  });
+}
+
+/** Counts one try on a user's counter; `true` while the tries stay within `max` per `window`. */
+async function countUserTries(
+  store: TwoFactorStore,
+  user: { sub: string },
+  counter: { prefix: string; window: number; max: number },
+): Promise<boolean> {
   const sub = user?.sub;
   if (!isSub(sub)) {
     throw new TypeError("The sub is not a string of 1 to 256 characters; expected the user's id.");
   }
-  const { count } = await store.hit(
-    await userKey("2fa-user", "tries", sub),
-    USER_CODE_WINDOW_SECONDS,
-  );
-  return count <= MAX_USER_CODE_ATTEMPTS;
+  const { count } = await store.hit(await userKey(counter.prefix, "tries", sub), counter.window);
+  return count <= counter.max;
 }
 
 /**
