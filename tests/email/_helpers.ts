@@ -1,5 +1,5 @@
 // An instance with email configured and an outbox that keeps what `send` received.
-import type { AuthConfig, EmailMessage, SessionStore } from "../../mod.ts";
+import type { AuthConfig, EmailConfig, EmailMessage, SessionStore } from "../../mod.ts";
 import { ADA, Browser, makeAuth } from "../server/_helpers.ts";
 
 export { ADA, Browser };
@@ -31,6 +31,8 @@ export interface EmailAuthOptions {
   outbox?: Outbox;
   store?: SessionStore;
   config?: Partial<AuthConfig>;
+  /** Hooks laid over the default `email` config (its `send` is the outbox's). */
+  email?: Partial<EmailConfig>;
   resets?: { sub: string; email: string; password: string }[];
 }
 
@@ -42,6 +44,7 @@ export function emailAuth(options: EmailAuthOptions = {}) {
     email: {
       send: outbox.send,
       findUser: (email: string) => USERS.get(email.toLowerCase()) ?? null,
+      ...options.email,
     },
     credentials: {
       authorize: ({ username, password }) =>
@@ -65,6 +68,15 @@ export async function askSignIn(
   const csrf = await browser.csrf();
   return await browser.fetch("POST", "/auth/signIn/email", {
     json: { email, ...extra },
+    headers: { "X-CSRF-Token": csrf },
+  });
+}
+
+/** Asks for a password reset from `browser` and answers the response. */
+export async function askReset(browser: Browser, email: string): Promise<Response> {
+  const csrf = await browser.csrf();
+  return await browser.fetch("POST", "/auth/password/forgot", {
+    json: { email },
     headers: { "X-CSRF-Token": csrf },
   });
 }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { memoryStore } from "../../mod.ts";
 import { assertError, Clock, makeAuth, setCookieValue } from "../server/_helpers.ts";
-import { ADA, askSignIn, Browser, emailAuth, Outbox } from "./_helpers.ts";
+import { ADA, askReset, askSignIn, Browser, emailAuth } from "./_helpers.ts";
 
 const FLOW_COOKIE = "service-stack.email_flow";
 
@@ -256,13 +256,11 @@ Deno.test("an expired link is refused", async () => {
 
 Deno.test("a failing send answers 503 without a message or a session", async () => {
   const { auth } = emailAuth({
-    config: {
-      email: {
-        send: () => {
-          throw new Error("smtp down");
-        },
-        findUser: () => ADA,
+    email: {
+      send: () => {
+        throw new Error("smtp down");
       },
+      findUser: () => ADA,
     },
   });
   const response = await askSignIn(new Browser(auth.handlers.ALL), "ada@example.com");
@@ -271,17 +269,12 @@ Deno.test("a failing send answers 503 without a message or a session", async () 
 
 Deno.test("createUser makes the account only once the address is proven", async () => {
   const created: string[] = [];
-  const outbox = new Outbox();
-  const { auth } = emailAuth({
-    outbox,
-    config: {
-      email: {
-        send: outbox.send,
-        findUser: () => null,
-        createUser: (email: string) => {
-          created.push(email);
-          return { sub: `u-${created.length}` };
-        },
+  const { auth, outbox } = emailAuth({
+    email: {
+      findUser: () => null,
+      createUser: (email: string) => {
+        created.push(email);
+        return { sub: `u-${created.length}` };
       },
     },
   });
@@ -298,11 +291,7 @@ Deno.test("createUser makes the account only once the address is proven", async 
 Deno.test("a token of another purpose is refused: reset links do not sign in", async () => {
   const { auth, outbox } = emailAuth();
   const browser = new Browser(auth.handlers.ALL);
-  const csrf = await browser.csrf();
-  await browser.fetch("POST", "/auth/password/forgot", {
-    json: { email: "ada@example.com" },
-    headers: { "X-CSRF-Token": csrf },
-  });
+  await askReset(browser, "ada@example.com");
   assert.equal(outbox.last().kind, "reset-password");
   await assertError(await postToken(browser, outbox.lastToken()), 400, "invalid_grant");
   // And a sign-in link does not reset a password.
@@ -323,17 +312,10 @@ Deno.test("password reset: same answer for unknown addresses, token used once, s
   const device = new Browser(auth.handlers.ALL);
   await device.signIn();
   const browser = new Browser(auth.handlers.ALL);
-  const csrf = await browser.csrf();
-  const unknown = await browser.fetch("POST", "/auth/password/forgot", {
-    json: { email: "nobody@example.com" },
-    headers: { "X-CSRF-Token": csrf },
-  });
+  const unknown = await askReset(browser, "nobody@example.com");
   assert.equal(unknown.status, 200);
   assert.equal(outbox.last().kind, "no-account");
-  const known = await browser.fetch("POST", "/auth/password/forgot", {
-    json: { email: "ada@example.com" },
-    headers: { "X-CSRF-Token": csrf },
-  });
+  const known = await askReset(browser, "ada@example.com");
   assert.equal(known.status, 200);
   assert.deepEqual(await known.json(), await unknown.json());
   const message = outbox.last();
@@ -374,12 +356,7 @@ Deno.test("pages.resetPassword moves the reset link to the app's form, as an abs
     ] as const
   ) {
     const { auth, outbox } = emailAuth({ config: { pages: { resetPassword: page } } });
-    const browser = new Browser(auth.handlers.ALL);
-    const csrf = await browser.csrf();
-    const response = await browser.fetch("POST", "/auth/password/forgot", {
-      json: { email: "ada@example.com" },
-      headers: { "X-CSRF-Token": csrf },
-    });
+    const response = await askReset(new Browser(auth.handlers.ALL), "ada@example.com");
     assert.equal(response.status, 200);
     assert.match(outbox.last().url, expected, page);
   }
@@ -387,16 +364,11 @@ Deno.test("pages.resetPassword moves the reset link to the app's form, as an abs
 
 Deno.test("verification marks the session's address verified; PATCH cannot set it or the email", async () => {
   const verified: unknown[] = [];
-  const outbox = new Outbox();
-  const { auth } = emailAuth({
-    outbox,
-    config: {
-      email: {
-        send: outbox.send,
-        findUser: () => ADA,
-        onVerified: (event: unknown) => {
-          verified.push(event);
-        },
+  const { auth, outbox } = emailAuth({
+    email: {
+      findUser: () => ADA,
+      onVerified: (event: unknown) => {
+        verified.push(event);
       },
     },
   });
@@ -455,16 +427,11 @@ Deno.test("POST /email/verify and /email/change need a session", async () => {
 
 Deno.test("change of address: confirmation at the new address, notice to the old one", async () => {
   const changes: unknown[] = [];
-  const outbox = new Outbox();
-  const { auth } = emailAuth({
-    outbox,
-    config: {
-      email: {
-        send: outbox.send,
-        findUser: () => ADA,
-        onChanged: (event: unknown) => {
-          changes.push(event);
-        },
+  const { auth, outbox } = emailAuth({
+    email: {
+      findUser: () => ADA,
+      onChanged: (event: unknown) => {
+        changes.push(event);
       },
     },
   });
