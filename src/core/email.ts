@@ -9,6 +9,7 @@
  * @module
  */
 
+import { sha256 } from "../sha256.ts";
 import type { AuthContext } from "../config.ts";
 import type { EmailMessage, EmailMessageKind } from "../config/email.ts";
 import { RESET_MAX_AGE } from "../config/email.ts";
@@ -71,8 +72,7 @@ function invalidGrant(description: string): AuthError {
 
 /** Counts a message to an address; `false` once the address had its share in this window. */
 async function underMessageLimit(ctx: AuthContext, address: string): Promise<boolean> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(address.toLowerCase()));
-  const key = `email-send:${encodeBase64Url(new Uint8Array(digest))}`;
+  const key = `email-send:${encodeBase64Url(sha256(encoder.encode(address.toLowerCase())))}`;
   const counted = await ctx.throttleStore.hit(key, MESSAGE_WINDOW);
   return counted.count <= MAX_MESSAGES;
 }

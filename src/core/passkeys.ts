@@ -247,8 +247,15 @@ function loggedReason(reason: string): string {
   return reason.replaceAll("_", " ");
 }
 
+/** A sign-in check of this module that failed, by reason code (the WebAuthn core throws its own). */
+class Refusal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
 function reasonOf(error: unknown): string | null {
-  return error instanceof WebAuthnError ? error.reason : null;
+  return error instanceof WebAuthnError || error instanceof Refusal ? error.reason : null;
 }
 
 /** A failed registration check: 400 `invalid_request`, logged with its reason. */
@@ -388,22 +395,27 @@ export async function signInWithPasskey(
   options: { redirectTo?: string } = {},
 ): Promise<Session | TwoFactorRequired> {
   const hooks = passkeyHooks(ctx);
-  const challenge = await openChallenge(ctx, http, "signIn");
-  if (challenge === null) throw signInRefused(ctx, http, "no_challenge");
-  const id = responseId(response);
-  if (id === null) throw signInRefused(ctx, http, "response_malformed");
-  const stored = await hooks.store.getPasskey(id);
-  if (stored === null) throw signInRefused(ctx, http, "unknown_credential");
-  const rp = await relyingParty(http, hooks);
+  // The sealed challenge is opened while the store is asked and the signature checked.
+  const opening = openChallenge(ctx, http, "signIn");
+  let challenge: OpenedChallenge;
+  let stored: StoredPasskey | null;
   let verified;
   try {
+    const id = responseId(response);
+    if (id === null) throw new Refusal("response_malformed");
+    stored = await hooks.store.getPasskey(id);
+    if (stored === null) throw new Refusal("unknown_credential");
+    const rp = await relyingParty(http, hooks);
     const [publicKey, handle] = await Promise.all([
       publicKeyOf(stored),
       ownerHandle(ctx, stored.sub, claimedHandle(response)),
     ]);
     verified = await verifyAssertion({
       response,
-      expectedChallenge: challenge.value,
+      expectedChallenge: opening.then((opened) => {
+        if (opened === null) throw new Refusal("no_challenge");
+        return opened.value;
+      }),
       expectedOrigins: rp.origins,
       rpID: rp.id,
       rpIdHash: rp.idHash,
@@ -417,8 +429,13 @@ export async function signInWithPasskey(
         backupEligible: stored.deviceType === "multiDevice",
       },
     });
+    // Resolved by now: verifyAssertion awaited it.
+    challenge = (await opening)!;
   } catch (error) {
-    const reason = reasonOf(error);
+    // A missing challenge is the reason whatever else failed: nothing was asked of this browser.
+    const reason = await opening.then((opened) =>
+      opened === null ? "no_challenge" : reasonOf(error)
+    );
     if (reason === null) throw error;
     throw signInRefused(ctx, http, reason);
   }

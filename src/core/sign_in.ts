@@ -15,6 +15,7 @@ import { failingFields, validateWith } from "../standard_schema.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { Session, User } from "../types.ts";
+import { sha256 } from "../sha256.ts";
 import { callApp } from "./call_app.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";
@@ -130,7 +131,7 @@ export async function signInWithCredentials(
     );
   }
   const throttle = ctx.throttle;
-  const key = throttle ? await throttleKey(credentials.username) : undefined;
+  const key = throttle ? throttleKey(credentials.username) : undefined;
   if (key && throttle) {
     // Counted before authorize, atomically: concurrent guesses cannot all pass one check.
     const attempts = await ctx.throttleStore.hit(key, throttle.window);
@@ -172,9 +173,8 @@ const encoder = new TextEncoder();
  * spaces included, lower case), so that no spelling of one account gets a
  * counter of its own.
  */
-async function throttleKey(username: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(foldUsername(username)));
-  return `credentials:${encodeBase64Url(new Uint8Array(digest))}`;
+function throttleKey(username: string): string {
+  return `credentials:${encodeBase64Url(sha256(encoder.encode(foldUsername(username))))}`;
 }
 
 /** NFKC (fullwidth letters, no-break spaces), outer whitespace trimmed, lower case. */

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { keepLocalHmac } from "./_local_hmac.ts";
 import { isRecord } from "../is_record.ts";
 import { type Bytes, encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
 import { JoseError } from "./errors.ts";
@@ -171,24 +172,32 @@ export async function importHkdfBase(secret: Bytes, salt: Bytes | undefined): Pr
  * Derives the key for a purpose and use: HS256 (256 bits) for signing, A256GCM
  * for encryption; HKDF `info` is e.g. `@service-stack/auth session signing`.
  */
-export function deriveKey(
+export async function deriveKey(
   base: HkdfBase,
   purpose: string,
   use: "signing" | "encryption",
 ): Promise<CryptoKey> {
-  const signing = use === "signing";
-  return subtle.deriveKey(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: base.salt,
-      info: encoder.encode(`@service-stack/auth ${purpose} ${use}`),
-    },
-    base.key,
-    signing ? { name: "HMAC", hash: "SHA-256", length: 256 } : { name: "AES-GCM", length: 256 },
-    false,
-    signing ? ["sign", "verify"] : ["encrypt", "decrypt"],
-  );
+  const params = {
+    name: "HKDF",
+    hash: "SHA-256",
+    salt: base.salt,
+    info: encoder.encode(`@service-stack/auth ${purpose} ${use}`),
+  };
+  if (use === "encryption") {
+    return await subtle.deriveKey(params, base.key, { name: "AES-GCM", length: 256 }, false, [
+      "encrypt",
+      "decrypt",
+    ]);
+  }
+  // The same 256 bits deriveKey would give, kept for the JavaScript HMAC of the hot path.
+  const bytes = new Uint8Array(await subtle.deriveBits(params, base.key, 256));
+  const key = await subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  keepLocalHmac(key, bytes);
+  bytes.fill(0);
+  return key;
 }
 
 /**

@@ -201,7 +201,7 @@ export async function confirmEnrollment(
   }
   if (typeof input.code !== "string") return refused("invalid-request");
   if (!await acceptCode(deps, input.sub, secret, input.code)) return refused("wrong-code");
-  const { codes, hashes } = await generateBackupCodes();
+  const { codes, hashes } = generateBackupCodes();
   const factor = { sub: input.sub, secret, backupCodeHashes: hashes, createdAt: Math.floor(now) };
   await deps.save(input.sub, await sealFactor(deps.sealer, factor));
   return { ok: true, backupCodes: codes };
@@ -288,7 +288,7 @@ export async function verifySecondStep(
     if (!await acceptCode(deps, sub, factor.secret, answer.value)) return refused("wrong-code");
     done = { ok: true, pending, method: "totp" };
   } else {
-    const index = await verifyBackupCode(factor.backupCodeHashes, answer.value);
+    const index = verifyBackupCode(factor.backupCodeHashes, answer.value);
     if (index === null) return refused("wrong-code");
     const hash = factor.backupCodeHashes[index];
     // Atomic across requests that loaded the factor before either saved it.

@@ -27,6 +27,7 @@
  * @module
  */
 
+import { sha256 } from "../sha256.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import { isRecord } from "../is_record.ts";
 import type { SessionStore } from "../store/types.ts";
@@ -386,7 +387,7 @@ async function countUserTries(
   if (!isSub(sub)) {
     throw new TypeError("The sub is not a string of 1 to 256 characters; expected the user's id.");
   }
-  const { count } = await store.hit(await userKey(counter.prefix, "tries", sub), counter.window);
+  const { count } = await store.hit(userKey(counter.prefix, "tries", sub), counter.window);
   return count <= counter.max;
 }
 
@@ -395,11 +396,10 @@ async function countUserTries(
  * for a sub too long for that, `prefix#:part:` and the SHA-256 of the sub
  * (the `#` keeps the two forms from ever meeting).
  */
-async function userKey(prefix: string, part: string, sub: string): Promise<string> {
+function userKey(prefix: string, part: string, sub: string): string {
   const plain = `${prefix}:${part}:${sub}`;
   if (plain.length <= MAX_STORE_KEY) return plain;
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(sub));
-  return `${prefix}#:${part}:${encodeBase64Url(new Uint8Array(digest))}`;
+  return `${prefix}#:${part}:${encodeBase64Url(sha256(encoder.encode(sub)))}`;
 }
 
 /**
@@ -431,7 +431,7 @@ export async function consumeTotpStep(
   }
   // A step is accepted until the clock is two steps past it: at most 90 seconds from now.
   const ttl = 3 * TOTP_STEP_SECONDS + CLOCK_SLACK_SECONDS;
-  return await store.consume(await userKey("totp", String(step), sub), ttl);
+  return await store.consume(userKey("totp", String(step), sub), ttl);
 }
 
 /**
@@ -465,7 +465,7 @@ export async function consumeBackupCode(
     throw new TypeError("The used backup code is malformed; expected { sub, hash }.");
   }
   return await store.consume(
-    await userKey("2fa-backup", hash.slice(0, 16), sub),
+    userKey("2fa-backup", hash.slice(0, 16), sub),
     BACKUP_CODE_MARK_SECONDS,
   );
 }

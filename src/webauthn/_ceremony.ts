@@ -71,8 +71,11 @@ export function field(object: Record<string, unknown>, name: string): Uint8Array
 export interface ClientDataExpectation {
   /** The ceremony's client data type. */
   type: "webauthn.create" | "webauthn.get";
-  /** The ceremony's challenge, base64url as sent. */
-  challenge: string;
+  /**
+   * The ceremony's challenge, base64url as sent; `null` when the caller
+   * checks it later with {@link checkChallenge} (it is still being read).
+   */
+  challenge: string | null;
   /** The origins the ceremony may run on. */
   origins: readonly string[];
 }
@@ -82,11 +85,13 @@ export interface ClientDataExpectation {
  * challenge (constant time), the origin (exact match in the list),
  * `crossOrigin` not true and no `topOrigin` (this RP is never embedded in a
  * cross-origin frame). `tokenBinding` is ignored, as Level 3 does.
+ * Returns the client data's challenge (checked already unless the
+ * expectation's is `null`).
  */
 export function checkClientData(
   bytes: Uint8Array<ArrayBuffer>,
   expected: ClientDataExpectation,
-): void {
+): unknown {
   let data: unknown;
   try {
     data = JSON.parse(utf8.decode(bytes));
@@ -109,15 +114,7 @@ export function checkClientData(
       `Client data type is not ${expected.type}; expected "${expected.type}".`,
     );
   }
-  if (
-    typeof challenge !== "string" || expected.challenge.length < MIN_CHALLENGE_LENGTH ||
-    !timingSafeEqual(challenge, expected.challenge)
-  ) {
-    throw new WebAuthnError(
-      "challenge",
-      "Client data challenge does not match; expected the challenge of this ceremony.",
-    );
-  }
+  if (expected.challenge !== null) checkChallenge(challenge, expected.challenge);
   if (typeof origin !== "string" || !expected.origins.includes(origin)) {
     throw new WebAuthnError(
       "origin",
@@ -140,6 +137,20 @@ export function checkClientData(
     throw new WebAuthnError(
       "top_origin",
       "Client data has a topOrigin; expected a ceremony outside cross-origin frames.",
+    );
+  }
+  return challenge;
+}
+
+/** The client data's challenge against the ceremony's, in constant time. */
+export function checkChallenge(challenge: unknown, expected: string): void {
+  if (
+    typeof challenge !== "string" || expected.length < MIN_CHALLENGE_LENGTH ||
+    !timingSafeEqual(challenge, expected)
+  ) {
+    throw new WebAuthnError(
+      "challenge",
+      "Client data challenge does not match; expected the challenge of this ceremony.",
     );
   }
 }

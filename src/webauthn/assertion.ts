@@ -8,7 +8,9 @@ import type { WebCryptoKey } from "../jose/types.ts";
 import { decodeBase64Url, decodeBase64UrlInto, decodedBase64UrlLength } from "../jose/base64url.ts";
 import { timingSafeEqual } from "../timing_safe_equal.ts";
 import { parseAuthenticatorData } from "./authenticator_data.ts";
+import { sha256 } from "../sha256.ts";
 import {
+  checkChallenge,
   checkClientData,
   checkRpIdHash,
   field,
@@ -26,6 +28,9 @@ import { WebAuthnError } from "./errors.ts";
 
 /** The longest authenticatorData text read (base64url characters): far above any real one. */
 const MAX_AUTHENTICATOR_DATA_TEXT = 65_536;
+
+/** Client data up to this size is hashed in JavaScript (a few µs), larger by Web Crypto. */
+const JS_DIGEST_LIMIT = 2048;
 
 /** Web Crypto algorithm names per COSE algorithm, to check a passed `WebCryptoKey`. */
 const KEY_NAME: Readonly<Record<CoseAlgorithm, string>> = {
@@ -54,8 +59,13 @@ export interface AssertionCredential {
 export interface VerifyAssertionOptions {
   /** The parsed JSON of `PublicKeyCredential.toJSON()` from `navigator.credentials.get()`. */
   response: unknown;
-  /** The challenge of the request options, base64url as sent. */
-  expectedChallenge: string;
+  /**
+   * The challenge of the request options, base64url as sent; or a promise
+   * of it, still being read (a sealed cookie), awaited only once the
+   * signature check is under way, so that the two overlap. A rejected
+   * promise fails the verification with its error.
+   */
+  expectedChallenge: string | Promise<string>;
   /** Origins the ceremony may run on, e.g. `["https://example.com"]`. */
   expectedOrigins: readonly string[];
   /** The RP ID of the request options. */
@@ -93,10 +103,10 @@ export interface VerifiedAssertion {
  * `webauthn.get`, challenge, origin, `crossOrigin`), `rpIdHash`, flags UP
  * and UV (when required), the signature over `authenticatorData ‖
  * SHA-256(clientDataJSON)` and the counter (when either counter is non-zero
- * the new one must be greater: reason `counter`, a possible clone). Two Web
- * Crypto calls (one digest, one verify), plus a key import when
- * `credential.publicKey` is not a `CryptoKey` and a digest when `rpIdHash`
- * is not given.
+ * the new one must be greater: reason `counter`, a possible clone). One Web
+ * Crypto call (the verify; client data is hashed in JavaScript), plus a key
+ * import when `credential.publicKey` is not a `CryptoKey` and a digest when
+ * `rpIdHash` is not given.
  *
  * @throws {WebAuthnError} whose `reason` names the failed check.
  *
@@ -138,9 +148,9 @@ export async function verifyAssertion(options: VerifyAssertionOptions): Promise<
 
   // Steps 7 to 13: client data.
   const clientDataJSON = field(response, "clientDataJSON");
-  checkClientData(clientDataJSON, {
+  const challenge = checkClientData(clientDataJSON, {
     type: "webauthn.get",
-    challenge: expectedChallenge,
+    challenge: typeof expectedChallenge === "string" ? expectedChallenge : null,
     origins: expectedOrigins,
   });
 
@@ -186,10 +196,25 @@ export async function verifyAssertion(options: VerifyAssertionOptions): Promise<
     );
   }
 
-  // Steps 20 and 21: one digest, one verify.
+  // Steps 20 and 21: one digest (in JavaScript for a usual size), one verify.
   const key = await credentialKey(record.publicKey, algorithm);
-  signed.set(new Uint8Array(await crypto.subtle.digest("SHA-256", clientDataJSON)), authLength);
-  if (!await verifyCredentialSignature(key, algorithm, signature, signed)) {
+  signed.set(
+    clientDataJSON.length <= JS_DIGEST_LIMIT
+      ? sha256(clientDataJSON)
+      : new Uint8Array(await crypto.subtle.digest("SHA-256", clientDataJSON)),
+    authLength,
+  );
+  // Settled into a value at once: a malformed signature must not reject unwatched meanwhile.
+  const verifying = verifyCredentialSignature(key, algorithm, signature, signed).then(
+    (valid) => ({ valid }),
+    (error: unknown) => ({ error }),
+  );
+  if (typeof expectedChallenge !== "string") {
+    checkChallenge(challenge, await expectedChallenge);
+  }
+  const verdict = await verifying;
+  if ("error" in verdict) throw verdict.error;
+  if (!verdict.valid) {
     throw new WebAuthnError(
       "signature",
       "Assertion signature does not verify; expected a signature by the stored key.",

@@ -87,10 +87,8 @@ for (const mode of MODES) {
     const withA = await countSubtle(() => alone.decodeJWT(token));
     const withBA = await countSubtle(() => rotated.decodeJWT(token));
     assert.deepEqual(withBA, withA);
-    const expected = mode === "sealed"
-      ? { decrypt: 1 }
-      : mode === "signed"
-      ? { verify: 1 }
+    const expected = mode === "sealed" ? { decrypt: 1 } : mode === "signed"
+      ? {} // HS256 of a derived key: computed in JavaScript
       : { decrypt: 1 };
     assert.deepEqual(withA, expected);
   });
@@ -133,8 +131,9 @@ Deno.test("a token without kid is read with the first key only", async () => {
   await rotated.decodeJWT(await rotated.encodeJWT({}));
   let error: JoseError | undefined;
   const counts = await countSubtle(async () => error = await refusal(rotated.decodeJWT(token)));
+  // Refused although A is in the list: only the first key (B) was tried, in JavaScript.
   assert.equal(error?.code, "ERR_JWS_SIGNATURE_INVALID");
-  assert.deepEqual(counts, { verify: 1 });
+  assert.deepEqual(counts, {});
 });
 
 Deno.test("a sealed token of 0.1.0 (no kid in either header) reads with the first key", async () => {

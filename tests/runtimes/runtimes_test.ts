@@ -255,7 +255,7 @@ for (const target of TARGETS) {
   if (target.runtime === "deno" || name !== target.runtime) continue;
 
   Deno.test({
-    name: `${name}: the npm build exposes the same exports as the source`,
+    name: `${name}: the npm build exposes the same exports as the source, and signs as Deno does`,
     ignore,
     async fn() {
       await using app = await stageApp("tests/runtimes/fixtures");
@@ -274,6 +274,9 @@ for (const target of TARGETS) {
         "./jose": Object.keys(sourceJose).sort(),
         "./testing": Object.keys(sourceTesting).sort(),
         "./node": Object.keys(sourceNode).sort(),
+        signed: await sourceJose.createJose("runtime-interop-secret-0123456789abcdef", {
+          mode: "signed",
+        }).signJWS({ sub: "interop" }),
       });
     },
   });

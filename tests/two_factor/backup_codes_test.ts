@@ -10,20 +10,20 @@ import { countSubtle } from "../jose/_subtle.ts";
 
 const SHOWN = /^[0-9abcdefghjkmnpqrstvwxyz]{5}-[0-9abcdefghjkmnpqrstvwxyz]{5}$/;
 
-Deno.test("generateBackupCodes makes ten distinct xxxxx-xxxxx codes and their hashes", async () => {
-  const { codes, hashes } = await generateBackupCodes();
+Deno.test("generateBackupCodes makes ten distinct xxxxx-xxxxx codes and their hashes", () => {
+  const { codes, hashes } = generateBackupCodes();
   assert.equal(codes.length, BACKUP_CODE_COUNT);
   assert.equal(hashes.length, BACKUP_CODE_COUNT);
   for (const code of codes) assert.match(code, SHOWN);
   assert.equal(new Set(codes).size, 10);
   for (const hash of hashes) assert.match(hash, /^[A-Za-z0-9_-]{43}$/);
-  for (let i = 0; i < codes.length; i++) assert.equal(await hashBackupCode(codes[i]), hashes[i]);
+  for (let i = 0; i < codes.length; i++) assert.equal(hashBackupCode(codes[i]), hashes[i]);
 });
 
-Deno.test("generated codes use every symbol of the alphabet about equally (no bias)", async () => {
+Deno.test("generated codes use every symbol of the alphabet about equally (no bias)", () => {
   const counts = new Map<string, number>();
   for (let round = 0; round < 100; round++) {
-    for (const code of (await generateBackupCodes()).codes) {
+    for (const code of (generateBackupCodes()).codes) {
       for (const c of code.replace("-", "")) counts.set(c, (counts.get(c) ?? 0) + 1);
     }
   }
@@ -34,8 +34,8 @@ Deno.test("generated codes use every symbol of the alphabet about equally (no bi
   }
 });
 
-Deno.test("the stored hashes do not contain the codes", async () => {
-  const { codes, hashes } = await generateBackupCodes();
+Deno.test("the stored hashes do not contain the codes", () => {
+  const { codes, hashes } = generateBackupCodes();
   const stored = JSON.stringify(hashes);
   for (const code of codes) {
     assert.ok(!stored.includes(code));
@@ -74,40 +74,49 @@ Deno.test("normaliseBackupCode refuses wrong lengths, other characters and non-s
   for (const input of bad) assert.equal(normaliseBackupCode(input), null, JSON.stringify(input));
 });
 
-Deno.test("verifyBackupCode returns the index of the matching code, in any spelling", async () => {
-  const { codes, hashes } = await generateBackupCodes();
+Deno.test("verifyBackupCode returns the index of the matching code, in any spelling", () => {
+  const { codes, hashes } = generateBackupCodes();
   for (let i = 0; i < codes.length; i++) {
-    assert.equal(await verifyBackupCode(hashes, codes[i]), i);
-    assert.equal(await verifyBackupCode(hashes, codes[i].toUpperCase().replace("-", " ")), i);
+    assert.equal(verifyBackupCode(hashes, codes[i]), i);
+    assert.equal(verifyBackupCode(hashes, codes[i].toUpperCase().replace("-", " ")), i);
   }
 });
 
-Deno.test("verifyBackupCode refuses a code not in the list, and works on a shortened list", async () => {
-  const { codes, hashes } = await generateBackupCodes();
-  const other = await generateBackupCodes();
-  for (const code of other.codes) assert.equal(await verifyBackupCode(hashes, code), null);
-  assert.equal(await verifyBackupCode(hashes.slice(1), codes[0]), null);
-  assert.equal(await verifyBackupCode(hashes.slice(1), codes[1]), 0);
-  assert.equal(await verifyBackupCode([], codes[0]), null);
+Deno.test("verifyBackupCode refuses a code not in the list, and works on a shortened list", () => {
+  const { codes, hashes } = generateBackupCodes();
+  const other = generateBackupCodes();
+  for (const code of other.codes) assert.equal(verifyBackupCode(hashes, code), null);
+  assert.equal(verifyBackupCode(hashes.slice(1), codes[0]), null);
+  assert.equal(verifyBackupCode(hashes.slice(1), codes[1]), 0);
+  assert.equal(verifyBackupCode([], codes[0]), null);
 });
 
-Deno.test("verifyBackupCode refuses a code one character off", async () => {
-  const { codes, hashes } = await generateBackupCodes();
+Deno.test("verifyBackupCode refuses a code one character off", () => {
+  const { codes, hashes } = generateBackupCodes();
   const code = codes[0];
   const last = code.at(-1) === "0" ? "1" : "0";
-  assert.equal(await verifyBackupCode(hashes, code.slice(0, -1) + last), null);
+  assert.equal(verifyBackupCode(hashes, code.slice(0, -1) + last), null);
 });
 
-Deno.test("verifyBackupCode makes one digest, and none for input that cannot be a code", async () => {
-  const { codes, hashes } = await generateBackupCodes();
-  assert.deepEqual(await countSubtle(() => verifyBackupCode(hashes, codes[9])), { digest: 1 });
-  assert.deepEqual(await countSubtle(() => verifyBackupCode(hashes, "00000-0000x")), { digest: 1 });
-  assert.deepEqual(await countSubtle(() => verifyBackupCode(hashes, "not a code")), {});
+Deno.test("verifyBackupCode makes no Web Crypto call: the hash is computed in JavaScript", async () => {
+  const { codes, hashes } = generateBackupCodes();
+  assert.deepEqual(
+    await countSubtle(() => Promise.resolve(verifyBackupCode(hashes, codes[9]))),
+    {},
+  );
+  assert.deepEqual(
+    await countSubtle(() => Promise.resolve(verifyBackupCode(hashes, "00000-0000x"))),
+    {},
+  );
+  assert.deepEqual(
+    await countSubtle(() => Promise.resolve(verifyBackupCode(hashes, "not a code"))),
+    {},
+  );
 });
 
-Deno.test("verifyBackupCode compares the hash with every stored entry, not only up to a match", async () => {
+Deno.test("verifyBackupCode compares the hash with every stored entry, not only up to a match", () => {
   // A stored list whose entries are read through a proxy: every entry is read whatever matched.
-  const { codes, hashes } = await generateBackupCodes();
+  const { codes, hashes } = generateBackupCodes();
   const read = new Set<number>();
   const watched = new Proxy(hashes, {
     get(target, property, receiver) {
@@ -115,6 +124,6 @@ Deno.test("verifyBackupCode compares the hash with every stored entry, not only 
       return Reflect.get(target, property, receiver);
     },
   });
-  assert.equal(await verifyBackupCode(watched, codes[0]), 0);
+  assert.equal(verifyBackupCode(watched, codes[0]), 0);
   assert.equal(read.size, 10);
 });

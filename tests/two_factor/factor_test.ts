@@ -16,8 +16,8 @@ import { countSubtle } from "../jose/_subtle.ts";
 const SECRET = "a-test-secret-of-at-least-thirty-two-bytes";
 const sealer = createJose(SECRET, { purpose: "two-factor", mode: "encrypted" });
 
-async function newFactor(sub = "user-1"): Promise<{ factor: TwoFactorFactor; codes: string[] }> {
-  const { codes, hashes } = await generateBackupCodes();
+function newFactor(sub = "user-1"): { factor: TwoFactorFactor; codes: string[] } {
+  const { codes, hashes } = generateBackupCodes();
   return {
     factor: {
       sub,
@@ -36,13 +36,13 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 Deno.test("a sealed factor opens for its user with the same secret, hashes and time", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const sealed = await sealFactor(sealer, factor);
   assert.deepEqual(await openFactor(sealer, { sub: "user-1", sealed }), factor);
 });
 
 Deno.test("a sealed factor shows neither the TOTP secret nor the backup code hashes nor the sub", async () => {
-  const { factor, codes } = await newFactor("ada@example.com");
+  const { factor, codes } = newFactor("ada@example.com");
   const sealed = await sealFactor(sealer, factor);
   assert.ok(!sealed.includes(encodeBase32(factor.secret)));
   for (const hash of factor.backupCodeHashes) assert.ok(!sealed.includes(hash));
@@ -59,7 +59,7 @@ Deno.test("a sealed factor shows neither the TOTP secret nor the backup code has
 });
 
 Deno.test("a factor sealed for one user is refused for another", async () => {
-  const { factor } = await newFactor("user-a");
+  const { factor } = newFactor("user-a");
   const sealed = await sealFactor(sealer, factor);
   assert.equal(
     await refusal(openFactor(sealer, { sub: "user-b", sealed })),
@@ -72,7 +72,7 @@ Deno.test("a factor sealed for one user is refused for another", async () => {
 });
 
 Deno.test("a factor sealed with another key or purpose is refused", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const others = [
     createJose("another-secret-of-at-least-thirty-two-bytes", {
       purpose: "two-factor",
@@ -91,7 +91,7 @@ Deno.test("a factor sealed with another key or purpose is refused", async () => 
 });
 
 Deno.test("anything the app or an attacker stored instead of a sealed factor is refused, never 'off'", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const sealed = await sealFactor(sealer, factor);
   const session = await createJose(SECRET).encodeJWT({ sub: "user-1" });
   const wrongKind = await sealer.encryptJWE(
@@ -128,7 +128,7 @@ Deno.test("anything the app or an attacker stored instead of a sealed factor is 
 });
 
 Deno.test("a sealed payload that is not exactly a version-1 factor is refused", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const base = {
     v: 1,
     sub: "user-1",
@@ -173,7 +173,7 @@ Deno.test("a sealed payload that is not exactly a version-1 factor is refused", 
 });
 
 Deno.test("a factor sealed before a key rotation still opens with the new key list", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const sealed = await sealFactor(sealer, factor);
   const rotated = createJose(["a-brand-new-secret-of-at-least-32-bytes!!", SECRET], {
     purpose: "two-factor",
@@ -183,7 +183,7 @@ Deno.test("a factor sealed before a key rotation still opens with the new key li
 });
 
 Deno.test("opening a factor costs one AES-GCM decryption once the key is ready", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const sealed = await sealFactor(sealer, factor);
   await openFactor(sealer, { sub: "user-1", sealed });
   const counts = await countSubtle(() => openFactor(sealer, { sub: "user-1", sealed }));
@@ -191,7 +191,7 @@ Deno.test("opening a factor costs one AES-GCM decryption once the key is ready",
 });
 
 Deno.test("sealFactor refuses malformed factors", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const bad: unknown[] = [
     { ...factor, sub: "" },
     { ...factor, sub: "x".repeat(257) },
@@ -208,7 +208,7 @@ Deno.test("sealFactor refuses malformed factors", async () => {
 });
 
 Deno.test("openFactor refuses a missing sub with a TypeError (a wiring mistake, not a bad value)", async () => {
-  const { factor } = await newFactor();
+  const { factor } = newFactor();
   const sealed = await sealFactor(sealer, factor);
   await assert.rejects(() => openFactor(sealer, { sub: "", sealed }), TypeError);
   await assert.rejects(
@@ -218,24 +218,24 @@ Deno.test("openFactor refuses a missing sub with a TypeError (a wiring mistake, 
 });
 
 Deno.test("removeBackupCode drops the used code so that it no longer verifies", async () => {
-  const { factor, codes } = await newFactor();
-  const index = await verifyBackupCode(factor.backupCodeHashes, codes[4]);
+  const { factor, codes } = newFactor();
+  const index = verifyBackupCode(factor.backupCodeHashes, codes[4]);
   assert.equal(index, 4);
   const after = removeBackupCode(factor, index!);
   assert.equal(after.backupCodeHashes.length, 9);
   assert.equal(factor.backupCodeHashes.length, 10, "the factor passed in is unchanged");
-  assert.equal(await verifyBackupCode(after.backupCodeHashes, codes[4]), null);
+  assert.equal(verifyBackupCode(after.backupCodeHashes, codes[4]), null);
   for (const i of [0, 1, 2, 3, 5, 6, 7, 8, 9]) {
-    assert.notEqual(await verifyBackupCode(after.backupCodeHashes, codes[i]), null);
+    assert.notEqual(verifyBackupCode(after.backupCodeHashes, codes[i]), null);
   }
   // Saved and opened again, the code stays spent.
   const sealed = await sealFactor(sealer, after);
   const reopened = await openFactor(sealer, { sub: "user-1", sealed });
-  assert.equal(await verifyBackupCode(reopened.backupCodeHashes, codes[4]), null);
+  assert.equal(verifyBackupCode(reopened.backupCodeHashes, codes[4]), null);
 });
 
-Deno.test("removeBackupCode refuses an index outside the list", async () => {
-  const { factor } = await newFactor();
+Deno.test("removeBackupCode refuses an index outside the list", () => {
+  const { factor } = newFactor();
   for (const index of [-1, 10, 1.5, NaN]) {
     assert.throws(() => removeBackupCode(factor, index), RangeError);
   }

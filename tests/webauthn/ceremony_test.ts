@@ -213,14 +213,19 @@ async function countSubtle(run: () => Promise<unknown>): Promise<Record<string, 
 }
 
 for (const alg of [-8, -7, -257] as const) {
-  Deno.test(`assertion ${alg}: one digest and one verify with a CryptoKey and a precomputed rpIdHash; an import and a digest more without`, async () => {
+  Deno.test(`assertion ${alg}: one verify with a CryptoKey and a precomputed rpIdHash (client data hashed in JavaScript); an import and a digest more without; large client data hashed by Web Crypto`, async () => {
     const auth = await createAuthenticator(alg, { counter: 1 });
     const { publicKey } = await register(auth);
     const key = await importCredentialKey(publicKey, alg);
     const rpIdHash = await hashRpId(RP_ID);
-    const assertOnce = async (stored: Uint8Array | CryptoKey, hash?: Uint8Array) => {
+    const assertOnce = async (stored: Uint8Array | CryptoKey, hash?: Uint8Array, pad = 0) => {
       const c = challenge();
-      const response = await auth.authenticate({ challenge: c });
+      const response = await auth.authenticate({
+        challenge: c,
+        clientData: (data) => {
+          if (pad > 0) data.padding = "x".repeat(pad);
+        },
+      });
       return await countSubtle(() =>
         verifyAssertion({
           response,
@@ -238,8 +243,11 @@ for (const alg of [-8, -7, -257] as const) {
         })
       );
     };
-    assert.deepEqual(await assertOnce(key, rpIdHash), { digest: 1, verify: 1 });
-    assert.deepEqual(await assertOnce(publicKey), { digest: 2, verify: 1, importKey: 1 });
+    assert.deepEqual(await assertOnce(key, rpIdHash), { verify: 1 });
+    assert.deepEqual(await assertOnce(publicKey), { digest: 1, verify: 1, importKey: 1 });
+    // Client data of any size verifies: 2,048 bytes and less in JavaScript, more by Web Crypto.
+    assert.deepEqual(await assertOnce(key, rpIdHash, 1800), { verify: 1 });
+    assert.deepEqual(await assertOnce(key, rpIdHash, 3000), { digest: 1, verify: 1 });
   });
 }
 
