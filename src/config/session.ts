@@ -5,7 +5,7 @@
  */
 
 import type { Logger } from "../logger.ts";
-import { memoryStore } from "../store/memory.ts";
+import { type CountersAndMarks, localStore } from "../store/_local.ts";
 import { DEFAULT_STORE_TIMEOUT_MS, guardStore, isSessionStore } from "../store/guard.ts";
 import type { SessionStore } from "../store/types.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
@@ -26,12 +26,12 @@ export interface SessionSettings {
    * Where credentials attempts are counted: the store, else this process's
    * memory (on the configured clock).
    */
-  readonly throttleStore: SessionStore;
+  readonly throttleStore: CountersAndMarks;
   /**
    * Where one-time values (OAuth `state`) are marked used: the store, else
    * the same per-process memory as {@linkcode SessionSettings.throttleStore}.
    */
-  readonly oneTimeStore: SessionStore;
+  readonly oneTimeStore: CountersAndMarks;
 }
 
 function seconds(value: unknown, name: string, fallback: number): number {
@@ -87,6 +87,6 @@ export function resolveSession(
   const guard = { timeoutMs, logger: context.logger };
   const store = session.store === undefined ? undefined : guardStore(session.store, guard);
   // Without a store, this process's memory, on the configured clock like every other expiry.
-  const local = store ?? guardStore(memoryStore({ clock: context.clock }), guard);
+  const local = store ?? localStore({ clock: context.clock });
   return Object.freeze({ maxAge, updateAge, store, throttleStore: local, oneTimeStore: local });
 }

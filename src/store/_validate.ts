@@ -8,7 +8,10 @@
  */
 
 import { isRecord } from "../is_record.ts";
-import type { HitCount, StoredPasskey, StoredSession } from "./types.ts";
+import type { StoredPasskey, StoredSession } from "./types.ts";
+
+// The checks the per-process pieces need too live with them, so that those pieces need no more.
+export { checkSeconds, hitCount } from "./_local.ts";
 
 /** Longest id, sub or key, in UTF-16 code units (Deno KV caps a whole key at 2 KiB). */
 export const MAX_KEY_LENGTH = 256;
@@ -24,14 +27,6 @@ export function checkKey(name: string, value: unknown): string {
     );
   }
   return value;
-}
-
-/** Throws a TypeError unless `value` is a finite number of seconds above zero; returns milliseconds. */
-export function checkSeconds(name: string, value: unknown): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new TypeError(`${name} must be a number of seconds above 0; expected e.g. 900.`);
-  }
-  return Math.max(1, Math.ceil(value * 1000));
 }
 
 function isTime(value: unknown): value is number {
@@ -126,11 +121,6 @@ export function parseSession(
 /** Whether a session is still active at `nowMs`. */
 export function isActive(session: StoredSession, nowMs: number): boolean {
   return session.expiresAt * 1000 > nowMs;
-}
-
-/** The answer to `hit` for a window ending `remainingMs` from now. */
-export function hitCount(count: number, remainingMs: number): HitCount {
-  return { count, resetIn: Math.max(1, Math.ceil(remainingMs / 1000)) };
 }
 
 /** Longest credential id text: 1,023 bytes in base64url. */

@@ -11,18 +11,20 @@ import {
   checkPasskey,
   checkPasskeyId,
   checkPasskeyUpdate,
-  checkSeconds,
   checkSession,
-  hitCount,
   isActive,
 } from "./_validate.ts";
-import type {
-  HitCount,
-  PasskeyStore,
-  SessionStore,
-  StoredPasskey,
-  StoredSession,
-} from "./types.ts";
+import {
+  canSweep,
+  checkSeconds,
+  DEFAULT_MAX_ENTRIES,
+  hitCounters,
+  nowAndThen,
+  oneTimeMarks,
+  readClock,
+  settle,
+} from "./_local.ts";
+import type { PasskeyStore, SessionStore, StoredPasskey, StoredSession } from "./types.ts";
 
 /** Options for {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
@@ -64,20 +66,7 @@ export interface MemoryStoreOptions {
   clock?: () => number;
 }
 
-const DEFAULT_MAX_ENTRIES = 100_000;
 const DEFAULT_MAX_SESSIONS_PER_USER = 100;
-// Expired entries are removed on writes, by a full pass at most this often...
-const SWEEP_INTERVAL_MS = 60_000;
-// ...or, when a kind is full, at most this often before evicting its live entries.
-const FULL_SWEEP_INTERVAL_MS = 1_000;
-// Two computations of one value's expiry (now + remaining lifetime) differ by the time between
-// them: a mark expiring within this margin of a dropped one may be that one, and is refused.
-const MARK_FLOOR_MARGIN_MS = 1_000;
-
-interface Counter {
-  count: number;
-  endsAtMs: number;
-}
 
 /**
  * A {@linkcode SessionStore} in this process's memory: sessions, one-time
@@ -129,35 +118,25 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
   if (typeof clock !== "function") {
     throw new TypeError("clock must be a function; expected () => milliseconds, e.g. Date.now.");
   }
+  const now = () => readClock(clock);
 
   // Maps keep insertion order: the first session is the one saved longest ago.
   const sessions = new Map<string, Readonly<StoredSession>>();
   const users = new Map<string, Set<string>>();
-  // Counters by count, each set in the order its keys reached that count: the eviction order.
-  const counters = new Map<string, Counter>();
-  const byCount = new Map<number, Set<string>>();
-  let lowestCount = 1;
-  // Iterators resumed where the last eviction stopped: restarting at the front would step over
+  // An iterator resumed where the last eviction stopped: restarting at the front would step over
   // every entry deleted since the table was last rebuilt, which makes a flood quadratic.
   let sessionCursor: Iterator<string> = sessions.keys();
-  const countCursors = new Map<number, Iterator<string>>();
-  // Marks, and a min-heap of [expiry, key] (stale pairs are skipped when popped).
-  const marks = new Map<string, number>();
-  const heap: [number, string][] = [];
-  let markFloorMs = -Infinity;
+  let lastSessionSweep = -Infinity;
+  // Every kind is swept now and then, on a session saved or a counter started.
+  const sweepNowAndThen = nowAndThen((nowMs) => {
+    marks.prune(nowMs);
+    sweepSessions(nowMs);
+    counters.sweep(nowMs);
+  });
+  const counters = hitCounters(maxCounters, sweepNowAndThen);
+  const marks = oneTimeMarks(maxMarks);
   const passkeys = new Map<string, StoredPasskey>();
   const passkeyUsers = new Map<string, Set<string>>();
-  let lastSweep = -Infinity;
-  const lastFullSweep = { sessions: -Infinity, counters: -Infinity };
-
-  function now(): number {
-    const ms = clock();
-    // An invalid time would make every expiry comparison false, that is, keep or pass everything.
-    if (typeof ms !== "number" || !Number.isFinite(ms)) {
-      throw new TypeError("The store's clock answered no finite number; expected milliseconds.");
-    }
-    return ms;
-  }
 
   function removeSession(id: string): void {
     const session = sessions.get(id);
@@ -168,55 +147,9 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
     if (ids?.size === 0) users.delete(session.sub);
   }
 
-  function removeCounter(key: string): void {
-    const counter = counters.get(key);
-    if (counter === undefined) return;
-    counters.delete(key);
-    const keys = byCount.get(counter.count);
-    keys?.delete(key);
-    if (keys?.size === 0) dropCount(counter.count);
-  }
-
-  function dropCount(count: number): void {
-    byCount.delete(count);
-    countCursors.delete(count);
-  }
-
-  function addToCount(key: string, count: number): void {
-    let keys = byCount.get(count);
-    if (keys === undefined) byCount.set(count, keys = new Set());
-    keys.add(key);
-  }
-
   function sweepSessions(nowMs: number): void {
-    lastFullSweep.sessions = nowMs;
+    lastSessionSweep = nowMs;
     for (const [id, session] of sessions) if (!isActive(session, nowMs)) removeSession(id);
-  }
-
-  function sweepCounters(nowMs: number): void {
-    lastFullSweep.counters = nowMs;
-    for (const [key, counter] of counters) if (counter.endsAtMs <= nowMs) removeCounter(key);
-  }
-
-  /** Removes the marks that have expired, soonest first. */
-  function pruneMarks(nowMs: number): void {
-    while (heap.length > 0 && heap[0][0] <= nowMs) {
-      const [expiresAtMs, key] = popMark();
-      if (marks.get(key) === expiresAtMs) marks.delete(key);
-    }
-  }
-
-  /** Sweeps every kind now and then (a clock that went back sweeps too). */
-  function sweepNowAndThen(nowMs: number): void {
-    if (nowMs - lastSweep < SWEEP_INTERVAL_MS && nowMs >= lastSweep) return;
-    lastSweep = nowMs;
-    pruneMarks(nowMs);
-    sweepSessions(nowMs);
-    sweepCounters(nowMs);
-  }
-
-  function canSweep(last: number, nowMs: number): boolean {
-    return nowMs - last >= FULL_SWEEP_INTERVAL_MS || nowMs < last;
   }
 
   function makeRoomForSession(sub: string, nowMs: number): void {
@@ -227,67 +160,12 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
       while (own.size >= maxPerUser) removeSession(own.values().next().value!);
     }
     if (sessions.size < maxSessions) return;
-    if (canSweep(lastFullSweep.sessions, nowMs)) sweepSessions(nowMs);
+    if (canSweep(lastSessionSweep, nowMs)) sweepSessions(nowMs);
     while (sessions.size >= maxSessions) {
       let oldest = sessionCursor.next();
       if (oldest.done) oldest = (sessionCursor = sessions.keys()).next();
       removeSession(oldest.value);
     }
-  }
-
-  function makeRoomForCounter(nowMs: number): void {
-    if (counters.size < maxCounters) return;
-    if (canSweep(lastFullSweep.counters, nowMs)) sweepCounters(nowMs);
-    while (counters.size >= maxCounters) {
-      if (!byCount.has(lowestCount)) {
-        lowestCount = Infinity;
-        for (const count of byCount.keys()) if (count < lowestCount) lowestCount = count;
-      }
-      let cursor = countCursors.get(lowestCount);
-      let oldest = cursor?.next();
-      if (oldest === undefined || oldest.done) {
-        countCursors.set(lowestCount, cursor = byCount.get(lowestCount)!.values());
-        oldest = cursor.next();
-      }
-      removeCounter(oldest.value);
-    }
-  }
-
-  function pushMark(expiresAtMs: number, key: string): void {
-    heap.push([expiresAtMs, key]);
-    let i = heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (heap[parent][0] <= heap[i][0]) break;
-      [heap[parent], heap[i]] = [heap[i], heap[parent]];
-      i = parent;
-    }
-  }
-
-  function popMark(): [number, string] {
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        const right = left + 1;
-        let least = i;
-        if (left < heap.length && heap[left][0] < heap[least][0]) least = left;
-        if (right < heap.length && heap[right][0] < heap[least][0]) least = right;
-        if (least === i) break;
-        [heap[least], heap[i]] = [heap[i], heap[least]];
-        i = least;
-      }
-    }
-    return top;
-  }
-
-  /** The live mark that expires soonest (stale heap pairs dropped on the way). */
-  function soonestMark(): [number, string] | undefined {
-    while (heap.length > 0 && marks.get(heap[0][1]) !== heap[0][0]) popMark();
-    return heap[0];
   }
 
   function activeSession(id: string, nowMs: number): Readonly<StoredSession> | null {
@@ -353,64 +231,24 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
     consume: (key, ttlSeconds) =>
       settle(() => {
         checkKey("key", key);
-        const ttlMs = checkSeconds("ttlSeconds", ttlSeconds);
-        const nowMs = now();
-        pruneMarks(nowMs);
-        if (marks.has(key)) return false;
-        const expiresAtMs = nowMs + ttlMs;
-        // This value may be one whose mark was dropped: refused, never accepted twice.
-        if (expiresAtMs <= markFloorMs + MARK_FLOOR_MARGIN_MS) return false;
-        if (marks.size >= maxMarks) {
-          const soonest = soonestMark()!;
-          // The new mark would be the first to go: this value, never accepted, is the one refused.
-          if (expiresAtMs <= soonest[0]) return false;
-          popMark();
-          marks.delete(soonest[1]);
-          markFloorMs = Math.max(markFloorMs, soonest[0]);
-        }
-        marks.set(key, expiresAtMs);
-        pushMark(expiresAtMs, key);
-        return true;
+        return marks.consume(key, checkSeconds("ttlSeconds", ttlSeconds), now());
       }),
 
     hit: (key, windowSeconds) =>
-      settle((): HitCount => {
+      settle(() => {
         checkKey("key", key);
-        const windowMs = checkSeconds("windowSeconds", windowSeconds);
-        const nowMs = now();
-        const counter = counters.get(key);
-        if (counter !== undefined && counter.endsAtMs > nowMs) {
-          const keys = byCount.get(counter.count)!;
-          keys.delete(key);
-          if (keys.size === 0) {
-            dropCount(counter.count);
-            if (lowestCount === counter.count) lowestCount = counter.count + 1;
-          }
-          counter.count++;
-          addToCount(key, counter.count);
-          return hitCount(counter.count, counter.endsAtMs - nowMs);
-        }
-        removeCounter(key);
-        sweepNowAndThen(nowMs);
-        makeRoomForCounter(nowMs);
-        counters.set(key, { count: 1, endsAtMs: nowMs + windowMs });
-        addToCount(key, 1);
-        lowestCount = 1;
-        return hitCount(1, windowMs);
+        return counters.hit(key, checkSeconds("windowSeconds", windowSeconds), now());
       }),
 
     hits: (key) =>
-      settle((): HitCount | null => {
-        const counter = counters.get(checkKey("key", key));
-        const nowMs = now();
-        return counter !== undefined && counter.endsAtMs > nowMs
-          ? hitCount(counter.count, counter.endsAtMs - nowMs)
-          : null;
+      settle(() => {
+        checkKey("key", key);
+        return counters.hits(key, now());
       }),
 
     resetHits: (key) =>
       settle(() => {
-        removeCounter(checkKey("key", key));
+        counters.reset(checkKey("key", key));
       }),
 
     // Passkeys never expire and are never evicted: losing one would lock its user out.
@@ -468,13 +306,4 @@ function bound(value: number | undefined, name: string, fallback: number): numbe
     );
   }
   return value;
-}
-
-/** Runs `fn` now and turns its result or its throw into a settled promise. */
-function settle<T>(fn: () => T): Promise<T> {
-  try {
-    return Promise.resolve(fn());
-  } catch (error) {
-    return Promise.reject(error);
-  }
 }
