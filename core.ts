@@ -22,7 +22,7 @@ import type { User } from "./src/types.ts";
 
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
-export { email, passkeys, twoFactor } from "./src/features/mod.ts";
+export { email, oidc, passkeys, twoFactor } from "./src/features/mod.ts";
 export {
   amazon,
   apple,

@@ -49,6 +49,7 @@ import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
 import { type BuiltInTable, type ResolvedProvider, resolveProvidersWith } from "./oauth/resolve.ts";
+import { oidcKitOf } from "./oauth/providers/_define.ts";
 import type {
   BuiltInProviderEntry,
   BuiltInProviderId,
@@ -384,7 +385,10 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
       );
     }
   }
-  const oidc = resolveOIDC(providers, { fetch: fetchFn, clock });
+  // The OpenID Connect code comes from the oidc feature or from a built-in provider that uses it.
+  const kit = featureList.find((feature) => feature.oidc !== undefined)?.oidc ??
+    config.oauth.map(oidcKitOf).find((found) => found !== undefined);
+  const oidc = resolveOIDC(providers, { fetch: fetchFn, clock, kit });
   return Object.freeze({
     ...session,
     ...keys,

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import {
   bundleSize,
   EMAIL_FEATURE_APP,
+  OIDC_PROVIDER_APP,
   ONE_PROVIDER_APP,
   PROVIDER_ID_APP,
 } from "../bench/bundle_size.ts";
@@ -22,6 +23,19 @@ const FEATURE_MARKERS: Readonly<Record<string, readonly string[]>> = {
   twoFactor: ["twoFactor/verify", "twoFactor.load", "otpauth"],
   passkeys: ["passkey/register", "passkeys.store", "webauthn.get", "user-handle"],
 };
+
+// Text that only the OpenID Connect code holds (discovery, JWKS and ID-token validation).
+const OIDC_MARKERS: readonly string[] = [
+  "/.well-known/openid-configuration",
+  "JWKS has no keys array",
+  "The ID token ",
+  "user-info sub does not match",
+];
+
+/** The OpenID Connect markers a bundle holds. */
+function oidcIn(bundle: string): string[] {
+  return OIDC_MARKERS.filter((marker) => bundle.includes(marker));
+}
 
 /** The features whose markers a bundle holds (any one of them). */
 function featuresIn(bundle: string): string[] {
@@ -51,6 +65,11 @@ Deno.test({
     const bundle = await bundleSize(ONE_PROVIDER_APP);
     assert.deepEqual(IDS.filter((id) => carries(bundle.text, id)), ["github"]);
     assert.deepEqual(featuresIn(bundle.text), [], "no optional feature's code");
+    assert.deepEqual(
+      oidcIn(bundle.text),
+      [],
+      "no OpenID Connect code for a plain OAuth 2.0 provider",
+    );
     assert.ok(
       bundle.gzip <= ONE_PROVIDER_GZIP_BUDGET,
       `the one-provider bundle is ${bundle.gzip} bytes gzipped; expected at most ${ONE_PROVIDER_GZIP_BUDGET}.`,
@@ -71,6 +90,17 @@ Deno.test({
 });
 
 Deno.test({
+  name: "a core app with an OpenID Connect built-in bundles the OpenID Connect code and no feature",
+
+  async fn() {
+    const bundle = await bundleSize(OIDC_PROVIDER_APP);
+    assert.deepEqual(IDS.filter((id) => carries(bundle.text, id)), ["google"]);
+    assert.deepEqual(oidcIn(bundle.text), OIDC_MARKERS);
+    assert.deepEqual(featuresIn(bundle.text), []);
+  },
+});
+
+Deno.test({
   name: "an app naming its provider by id bundles the table of every built-in and every feature",
 
   async fn() {
@@ -78,6 +108,7 @@ Deno.test({
     assert.deepEqual(IDS.filter((id) => carries(bundle.text, id)), IDS);
     // The markers are real: the full entry holds every one of them.
     assert.deepEqual(missingMarkers(bundle.text, Object.keys(FEATURE_MARKERS)), []);
+    assert.deepEqual(oidcIn(bundle.text), OIDC_MARKERS);
     const lean = await bundleSize(ONE_PROVIDER_APP);
     assert.ok(lean.gzip < bundle.gzip, `${lean.gzip} < ${bundle.gzip}`);
   },
