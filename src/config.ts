@@ -187,9 +187,11 @@ export interface AuthConfig<
   /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
-   * `email`, `twoFactor` and `passkeys` work only with their feature, so a
-   * bundle holds only the features listed. `createAuth` of
-   * `@service-stack/auth` includes every feature (a list changes nothing).
+   * `email`, `twoFactor` and `passkeys` work only with their feature, and a
+   * custom provider with an `issuer` only with `oidc` (built-in OpenID
+   * Connect providers bring it), so a bundle holds only the features listed.
+   * `createAuth` of `@service-stack/auth` includes every feature (a list
+   * changes nothing).
    */
   features?: readonly AuthFeature[];
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */

@@ -3,7 +3,8 @@
 // oidc feature, and without it createAuth throws a TypeError naming the import.
 import assert from "node:assert/strict";
 import { type AuthConfig, createAuth, email, google, oidc, okta } from "../../../core.ts";
-import { createAuth as createAuthWithTable } from "../../../mod.ts";
+import { builtInProviders, createAuth as createAuthWithTable } from "../../../mod.ts";
+import { oidcKitOf } from "../../../src/oauth/providers/_define.ts";
 import { createMockProvider, type MockProviderOptions } from "../../../testing.ts";
 import {
   assertErrorRedirect,
@@ -186,6 +187,19 @@ Deno.test("core: a built-in OpenID Connect provider, or a copy keeping its mappe
     } as AuthConfig);
     assert.equal(typeof auth.handlers.ALL, "function");
   }
+});
+
+Deno.test("every built-in that uses OpenID Connect brings the code, and no other built-in does", () => {
+  const uses = Object.values(builtInProviders).filter((provider) =>
+    provider.issuer !== undefined || provider.options?.includes("issuer") ||
+    provider.scope.split(" ").includes("openid")
+  ).map((provider) => provider.id);
+  assert.ok(uses.includes("microsoft") && uses.includes("okta") && !uses.includes("github"));
+  assert.deepEqual(
+    Object.values(builtInProviders).filter((provider) => oidcKitOf(provider) !== undefined)
+      .map((provider) => provider.id),
+    uses,
+  );
 });
 
 async function mockSignIn(options: MockProviderOptions) {
