@@ -3,6 +3,9 @@
  * the optional features, for apps that are bundled: each provider is passed
  * as an object (`oauth: [github]`) and each feature the app uses is listed
  * (`features: [email]`), so a bundle holds only what the app imports.
+ * OpenID Connect (discovery, JWKS, ID tokens) comes along only with a
+ * provider that uses it: a built-in one (`google`, `okta`, ...) brings it,
+ * a custom provider with an `issuer` needs `features: [oidc]`.
  * Everything else works as with `createAuth` from `@service-stack/auth`.
  *
  * @example
@@ -22,7 +25,7 @@ import type { User } from "./src/types.ts";
 
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
-export { email, passkeys, twoFactor } from "./src/features/mod.ts";
+export { email, oidc, passkeys, twoFactor } from "./src/features/mod.ts";
 export {
   amazon,
   apple,
@@ -71,7 +74,10 @@ const INCLUDED: Included = { builtIns: {}, features: [] };
  * credentials still come from the entry or the environment. Email sign-in,
  * two-factor and passkeys work only when their feature (`email`,
  * `twoFactor`, `passkeys`, exported here) is in `features`; their config key
- * without it throws a `TypeError` naming the import.
+ * without it throws a `TypeError` naming the import. A built-in OpenID
+ * Connect provider brings the OpenID Connect code with its object; a custom
+ * provider with an `issuer` needs the `oidc` feature, and without it throws
+ * a `TypeError` naming the import.
  *
  * @example
  * ```ts
@@ -95,6 +101,19 @@ const INCLUDED: Included = { builtIns: {}, features: [] };
  *     load: (sub) => factors.get(sub) ?? null,
  *     save: (sub, value) => void (value === null ? factors.delete(sub) : factors.set(sub, value)),
  *   },
+ * });
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { createAuth, google, oidc } from "@service-stack/auth/core";
+ *
+ * const auth = createAuth({
+ *   oauth: [
+ *     google, // brings OpenID Connect itself
+ *     { id: "corp", name: "Corp", issuer: "https://id.corp.example", clientId: "id", clientSecret: "secret" },
+ *   ],
+ *   features: [oidc], // for "corp", a custom provider with an issuer
  * });
  * ```
  */

@@ -3,8 +3,9 @@
  * neutral platform, ESM) and gzip, for a one-provider OAuth app written two
  * ways: with `createAuth` of `core.ts` and the provider object (only that
  * provider, and no optional feature, comes along), and with a provider id
- * string (the table of every built-in and every feature come along); and
- * the core app with the email feature. A measurement, not a timing: the
+ * string (the table of every built-in and every feature come along); the
+ * core app with the email feature; and the core app with Google, whose
+ * definition brings the OpenID Connect code. A measurement, not a timing: the
  * same sources give the same bytes.
  *
  * Run with `deno run -A bench/bundle_size.ts`.
@@ -30,6 +31,11 @@ export const auth = createAuth({
   features: [email],
   email: { send: (message) => console.log(message.url), findUser: () => null },
 });
+`;
+
+/** The one-provider core app with an OpenID Connect built-in (brings the OIDC code itself). */
+export const OIDC_PROVIDER_APP = `import { createAuth, google } from "./core.ts";
+export const auth = createAuth({ oauth: [google], secret: "0123456789abcdef0123456789abcdef" });
 `;
 
 /** The same app naming the provider by id. */
@@ -87,6 +93,7 @@ if (import.meta.main) {
     const [label, source] of [
       ["oauth: [github] (core.ts)", ONE_PROVIDER_APP],
       ["oauth: [github], features: [email] (core.ts)", EMAIL_FEATURE_APP],
+      ["oauth: [google] (core.ts)", OIDC_PROVIDER_APP],
       ['oauth: ["github"] (mod.ts)', PROVIDER_ID_APP],
     ]
   ) {

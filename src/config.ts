@@ -49,6 +49,7 @@ import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
 import { type BuiltInTable, type ResolvedProvider, resolveProvidersWith } from "./oauth/resolve.ts";
+import { oidcKitOf } from "./oauth/providers/_define.ts";
 import type {
   BuiltInProviderEntry,
   BuiltInProviderId,
@@ -186,9 +187,11 @@ export interface AuthConfig<
   /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
-   * `email`, `twoFactor` and `passkeys` work only with their feature, so a
-   * bundle holds only the features listed. `createAuth` of
-   * `@service-stack/auth` includes every feature (a list changes nothing).
+   * `email`, `twoFactor` and `passkeys` work only with their feature, and a
+   * custom provider with an `issuer` only with `oidc` (built-in OpenID
+   * Connect providers bring it), so a bundle holds only the features listed.
+   * `createAuth` of `@service-stack/auth` includes every feature (a list
+   * changes nothing).
    */
   features?: readonly AuthFeature[];
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
@@ -384,7 +387,10 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
       );
     }
   }
-  const oidc = resolveOIDC(providers, { fetch: fetchFn, clock });
+  // The OpenID Connect code comes from the oidc feature or from a built-in provider that uses it.
+  const kit = featureList.find((feature) => feature.oidc !== undefined)?.oidc ??
+    config.oauth.map(oidcKitOf).find((found) => found !== undefined);
+  const oidc = resolveOIDC(providers, { fetch: fetchFn, clock, kit });
   return Object.freeze({
     ...session,
     ...keys,

@@ -10,6 +10,7 @@
 import type { AuthContext } from "../config.ts";
 import type { JWTKey } from "../jose/types.ts";
 import type { Logger } from "../logger.ts";
+import type { OIDCKit } from "../oauth/oidc/kit.ts";
 import type { User } from "../types.ts";
 import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
@@ -100,8 +101,9 @@ export interface FeatureInputs {
 /**
  * An optional feature: pass it in `features` with `createAuth` of `core.ts`
  * (`createAuth` of `@service-stack/auth` includes every feature). Only the
- * library defines features: `email`, `twoFactor` and `passkeys`, exported
- * by `@service-stack/auth/core`.
+ * library defines features: `email`, `twoFactor`, `passkeys` and `oidc`
+ * (OpenID Connect for a custom provider with an issuer), exported by
+ * `@service-stack/auth/core`.
  *
  * @example
  * ```ts
@@ -115,8 +117,8 @@ export interface FeatureInputs {
  * ```
  */
 export interface AuthFeature {
-  /** The config key it serves. */
-  readonly key: "email" | "twoFactor" | "passkeys";
+  /** The config key it serves (`oidc` has no config key: it serves providers with an issuer). */
+  readonly key: "email" | "twoFactor" | "passkeys" | "oidc";
 }
 
 /** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */
@@ -127,10 +129,13 @@ export interface FeatureDefinition<R = unknown> extends AuthFeature {
   readonly hooks: FeatureHooks;
   /** Its routes, added to the instance's route table. */
   readonly routes: readonly R[];
+  /** The OpenID Connect code, which the `oidc` feature carries. */
+  readonly oidc?: OIDCKit;
 }
 
 function isFeature(value: unknown): value is FeatureDefinition {
-  return isRecord(value) && FEATURE_KEYS.includes(value.key as FeatureKey) &&
+  return isRecord(value) &&
+    (FEATURE_KEYS.includes(value.key as FeatureKey) || value.key === "oidc") &&
     typeof value.resolve === "function" && isRecord(value.hooks) && Array.isArray(value.routes);
 }
 
@@ -151,7 +156,7 @@ export function resolveFeatureList(
       `features holds a value that is not a feature; expected features imported from ${CORE_ENTRY}, e.g. features: [email].`,
     );
   }
-  const byKey = new Map<FeatureKey, FeatureDefinition>();
+  const byKey = new Map<AuthFeature["key"], FeatureDefinition>();
   for (const feature of all) {
     const known = byKey.get(feature.key);
     if (known !== undefined && known !== feature) {

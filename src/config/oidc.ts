@@ -1,41 +1,67 @@
 /**
- * OpenID Connect per instance: the discovery cache and the JWKS cache, made
- * once at `createAuth` (nothing is fetched then: both fetch on first use),
- * and the synchronous checks of the providers' issuers.
+ * OpenID Connect per instance: the discovery cache, the JWKS cache and the
+ * ID-token step, made once at `createAuth` (nothing is fetched then: both
+ * caches fetch on first use), and the synchronous checks of the providers'
+ * issuers. The code comes from an OIDC kit (`oauth/oidc/kit.ts`), which an
+ * instance has only when its entry, its `oidc` feature or one of its
+ * built-in providers brings it: without one, no provider may have an issuer.
  *
  * @module
  */
 
-import { checkIssuer, createDiscoveryCache, type DiscoveryCache } from "../oauth/oidc/discovery.ts";
-import { createJwksCache, type JwksCache } from "../oauth/oidc/jwks.ts";
+import { AuthError } from "../errors.ts";
+import type { OIDCInstance, OIDCKit } from "../oauth/oidc/kit.ts";
 import { isOpenIDConnect, type ResolvedProvider } from "../oauth/resolve.ts";
 import { fail } from "./_check.ts";
 
+export type { OIDCKit } from "../oauth/oidc/kit.ts";
+
 /** The OpenID Connect state of one instance. */
-export interface OIDCSettings {
-  /** Provider metadata per issuer, fetched on first use and kept for an hour. */
-  readonly discovery: DiscoveryCache;
-  /** Key sets per `jwks_uri`, shared by every sign-in of the instance. */
-  readonly jwks: JwksCache;
+export interface OIDCSettings extends OIDCInstance {
   /** Whether some provider answers with `form_post` (turns on `POST /callback/:oauth`). */
   readonly formPost: boolean;
 }
 
+// Kept apart so that no message reads as an import statement to the import checks.
+const CORE_ENTRY = '"@service-stack/auth/core"';
+
+/** Stands in for the OpenID Connect code an instance lacks: createAuth let no provider need it. */
+function notIncluded(): never {
+  throw new AuthError(
+    "server_error",
+    "OpenID Connect is not included in this instance; expected the oidc feature.",
+    { status: 500 },
+  );
+}
+
+const WITHOUT_KIT: OIDCInstance = {
+  discovery: { get: notIncluded },
+  jwks: { get: notIncluded },
+  claims: notIncluded,
+};
+
 /**
  * Checks the providers' OpenID Connect settings and makes the instance's
- * caches. Every provider with an issuer must name a valid one; a provider
- * whose scope asks for `openid` must have an issuer, since its ID tokens are
- * checked against it. Throws a `TypeError` naming the fix.
+ * caches. Every provider with an issuer must name a valid one, and needs
+ * `kit`; a provider whose scope asks for `openid` must have an issuer,
+ * since its ID tokens are checked against it. Throws a `TypeError` naming
+ * the fix.
  */
 export function resolveOIDC(
   providers: ReadonlyMap<string, ResolvedProvider>,
-  options: { fetch: typeof fetch; clock: () => number },
+  options: { fetch: typeof fetch; clock: () => number; kit: OIDCKit | undefined },
 ): OIDCSettings {
+  const { kit } = options;
   let formPost = false;
   for (const provider of providers.values()) {
     if (provider.issuer !== undefined) {
+      if (kit === undefined) {
+        fail(
+          `provider "${provider.id}" has an issuer, so it needs OpenID Connect, which createAuth of core.ts includes only on request; expected import { oidc } from ${CORE_ENTRY} and features: [oidc].`,
+        );
+      }
       try {
-        checkIssuer(provider.issuer);
+        kit.checkIssuer(provider.issuer);
       } catch {
         fail(
           `provider "${provider.id}" issuer is not an https URL without query or fragment; expected e.g. "https://accounts.example.com" (http only for localhost).`,
@@ -48,10 +74,6 @@ export function resolveOIDC(
     }
     if (provider.responseMode === "form_post") formPost = true;
   }
-  const cacheOptions = { fetch: options.fetch, now: options.clock };
-  return Object.freeze({
-    discovery: createDiscoveryCache(cacheOptions),
-    jwks: createJwksCache(cacheOptions),
-    formPost,
-  });
+  const instance = kit?.instance({ fetch: options.fetch, now: options.clock }) ?? WITHOUT_KIT;
+  return Object.freeze({ ...instance, formPost });
 }

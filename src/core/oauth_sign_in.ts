@@ -9,7 +9,6 @@
 
 import type { AuthContext } from "../config.ts";
 import { AuthError } from "../errors.ts";
-import { singleParam } from "../http.ts";
 import type { HttpContext } from "../http_context.ts";
 import { createAuthorizationRequest, sendsNonce } from "../oauth/authorization_request.ts";
 import { validateAuthorizationResponse } from "../oauth/authorization_response.ts";
@@ -19,15 +18,8 @@ import {
   openFlowCookies,
   sealFlowCookies,
 } from "../oauth/flow_cookies.ts";
-import { profileClaims } from "../oauth/oidc/claims.ts";
 import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
-import {
-  checkUserInfoSubject,
-  idTokenAlgorithms,
-  type IdTokenClaims,
-  validateIdToken,
-} from "../oauth/oidc/id_token.ts";
-import { providerError, timedFetch } from "../oauth/provider_fetch.ts";
+import { timedFetch } from "../oauth/provider_fetch.ts";
 import {
   discoveredEndpoints,
   isOpenIDConnect,
@@ -35,8 +27,7 @@ import {
   type ResolvedProvider,
   withMetadata,
 } from "../oauth/resolve.ts";
-import { clientSecretValue, exchangeCode } from "../oauth/token.ts";
-import type { OAuthTokens } from "../oauth/types.ts";
+import { exchangeCode } from "../oauth/token.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { Session } from "../types.ts";
 import { defaultTarget } from "./redirects.ts";
@@ -121,50 +112,6 @@ export function readFlow(
   return openFlowCookies(ctx.flowJose, http, provider.id);
 }
 
-/**
- * Validates the token response's ID token for an OpenID Connect provider
- * (OpenID Connect Core 3.1.3.7): the allowed algorithms are the provider's
- * `idTokenAlgorithms`, else those its metadata lists (RS256 without
- * metadata); keys come from the instance's JWKS cache; the issuer is the
- * metadata's (equal to the configured one) or, for a multi-tenant provider,
- * the one `issuerFor` computes from the verified claims.
- */
-async function validatedIdToken(
-  ctx: AuthContext,
-  provider: ResolvedProvider,
-  input: { tokens: OAuthTokens; metadata: ProviderMetadata | undefined; nonce: string | undefined },
-): Promise<IdTokenClaims> {
-  const { tokens, metadata, nonce } = input;
-  if (tokens.id_token === undefined) {
-    throw providerError(
-      "The provider's token response has no id_token; expected one for OpenID Connect.",
-    );
-  }
-  const jwksURI = provider.jwksURI;
-  const issuer = provider.issuerFor ?? metadata?.issuer ?? provider.issuer;
-  if (jwksURI === undefined || issuer === undefined) {
-    throw new AuthError(
-      "server_error",
-      "The provider's issuer or JWKS is not known; expected them configured or discovered.",
-      { status: 500 },
-    );
-  }
-  const algorithms = provider.idTokenAlgorithms ?? idTokenAlgorithms(metadata);
-  // HS256 is keyed with the client secret (OpenID Connect Core 10.1), so only then is it needed.
-  const clientSecret = algorithms.includes("HS256") && provider.clientSecret !== undefined
-    ? await clientSecretValue(provider.clientSecret)
-    : undefined;
-  return await validateIdToken(tokens.id_token, {
-    issuer,
-    clientId: provider.clientId,
-    nonce,
-    algorithms,
-    keys: ctx.oidc.jwks.get(jwksURI),
-    ...(clientSecret === undefined ? {} : { clientSecret }),
-    now: ctx.clock,
-  });
-}
-
 /** The nonce the ID token must carry: the flow's, when the provider was sent one. */
 function expectedNonce(provider: ResolvedProvider, flow: FlowValues): string | undefined {
   if (!sendsNonce(provider)) return undefined;
@@ -175,21 +122,6 @@ function expectedNonce(provider: ResolvedProvider, flow: FlowValues): string | u
     );
   }
   return flow.nonce;
-}
-
-/**
- * For a provider whose issuer depends on the tenant (`issuerFor`), the RFC
- * 9207 `iss` parameter cannot be compared before the ID token is verified:
- * when present, it must name the issuer of the verified token.
- */
-function checkTenantIss(params: URLSearchParams, claims: IdTokenClaims): void {
-  const iss = singleParam(params, "iss");
-  if (iss !== null && iss !== claims.iss) {
-    throw new AuthError(
-      "invalid_request",
-      "The iss parameter does not match the ID token's issuer; expected the same issuer.",
-    );
-  }
 }
 
 /**
@@ -228,14 +160,8 @@ export async function completeOAuthSignIn(
   });
   let raw: Record<string, unknown>;
   if (oidc) {
-    const claims = await validatedIdToken(ctx, provider, { tokens, metadata, nonce });
-    if (provider.issuerFor !== undefined) checkTenantIss(params, claims);
-    let userInfo: Record<string, unknown> | undefined;
-    if (provider.userInfo !== undefined) {
-      userInfo = await fetchUserInfo(fetchFn, provider, tokens);
-      checkUserInfoSubject(userInfo, claims);
-    }
-    raw = profileClaims(claims, userInfo);
+    // The ID token, and the user info matched to it: the OIDC kit's code (oauth/oidc/kit.ts).
+    raw = await ctx.oidc.claims(provider, { tokens, metadata, nonce, params, fetch: fetchFn });
   } else {
     raw = await fetchUserInfo(fetchFn, provider, tokens);
   }

@@ -6,10 +6,14 @@
 
 import { email } from "./email.ts";
 import type { AuthFeature } from "../config/feature.ts";
+import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
 
-export { email, passkeys, twoFactor };
+export { email, oidc, passkeys, twoFactor };
 
-/** Email, two-factor and passkeys: what `createAuth` of `@service-stack/auth` always includes. */
-export const ALL_FEATURES: readonly AuthFeature[] = [email, twoFactor, passkeys];
+/**
+ * Email, two-factor, passkeys and OpenID Connect: what `createAuth` of
+ * `@service-stack/auth` always includes.
+ */
+export const ALL_FEATURES: readonly AuthFeature[] = [email, twoFactor, passkeys, oidc];

@@ -15,8 +15,9 @@ import {
 } from "./provider_fetch.ts";
 import { mediaType } from "../http.ts";
 import { requireEndpoint, type ResolvedProvider } from "./resolve.ts";
-import type { ClientSecret, OAuthTokens } from "./types.ts";
+import type { OAuthTokens } from "./types.ts";
 import { withProviderHeaders } from "./user_info.ts";
+import { clientSecretValue } from "./client_secret.ts";
 
 /** RFC 6749 2.3.1: client id and secret are form-encoded before Basic encoding. */
 function basicCredentials(id: string, secret: string): string {
@@ -25,26 +26,6 @@ function basicCredentials(id: string, secret: string): string {
   let binary = "";
   for (const byte of pair) binary += String.fromCharCode(byte);
   return `Basic ${btoa(binary)}`;
-}
-
-/**
- * The client secret as a string (a secret function is awaited); a missing
- * secret is a 502 and a failing secret function a 500 `AuthError`, so that
- * whatever needs it fails closed.
- */
-export async function clientSecretValue(secret: ClientSecret | undefined): Promise<string> {
-  if (typeof secret === "string") return secret;
-  if (secret === undefined) throw providerError("The provider has no client secret.");
-  let value: unknown;
-  try {
-    value = await secret();
-  } catch {
-    throw new AuthError("server_error", "The client secret could not be made.", { status: 500 });
-  }
-  if (typeof value !== "string" || value === "") {
-    throw new AuthError("server_error", "The client secret could not be made.", { status: 500 });
-  }
-  return value;
 }
 
 /**

@@ -121,7 +121,9 @@ export interface OAuthProviderBase {
    * host): the base of OpenID Connect discovery
    * (`{issuer}/.well-known/openid-configuration`), the `iss` an ID token must
    * carry (see {@link OAuthProviderConfig.issuerFor}), and the value an RFC
-   * 9207 `iss` authorization-response parameter must equal.
+   * 9207 `iss` authorization-response parameter must equal. With `createAuth`
+   * of `@service-stack/auth/core`, a custom provider with an issuer needs
+   * `features: [oidc]`.
    */
   issuer?: string;
   /**
@@ -212,7 +214,8 @@ export interface OAuthProviderConfig extends OAuthProviderBase {
 /**
  * An OpenID Connect provider configured by discovery from its `issuer`:
  * the endpoints are optional (explicit ones win over discovered ones), and
- * so are `scope` and `responseType` when no endpoint is given by hand.
+ * so are `scope` and `responseType` when no endpoint is given by hand. With
+ * `createAuth` of `@service-stack/auth/core` it needs `features: [oidc]`.
  */
 export interface OIDCProviderConfig extends Omit<OAuthProviderBase, "scope" | "responseType"> {
   /** The issuer identifier; `{issuer}/.well-known/openid-configuration` is discovered. */

@@ -29,6 +29,7 @@ import type {
   ProfileContext,
 } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser, readText } from "../profile.ts";
 import { appleClientSecret } from "./_apple_client_secret.ts";
 
@@ -133,4 +134,4 @@ export const apple: BuiltInProvider = /* @__PURE__ */ defineProvider({
   configure: configureApple,
   profile: appleProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

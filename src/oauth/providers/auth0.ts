@@ -25,6 +25,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -79,4 +80,4 @@ export const auth0: BuiltInProvider = /* @__PURE__ */ defineProvider({
   configure: configureAuth0,
   profile: auth0Profile,
   verifiesEmail: true,
-});
+}, oidcKit);

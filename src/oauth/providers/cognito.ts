@@ -20,6 +20,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -74,4 +75,4 @@ export const cognito: BuiltInProvider = /* @__PURE__ */ defineProvider({
   configure: configureCognito,
   profile: cognitoProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

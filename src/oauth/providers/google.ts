@@ -16,6 +16,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -59,4 +60,4 @@ export const google: BuiltInProvider = /* @__PURE__ */ defineProvider({
   responseType: "code",
   profile: googleProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

@@ -17,6 +17,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -62,4 +63,4 @@ export const kakao: BuiltInProvider = /* @__PURE__ */ defineProvider({
   clientAuthMethod: "client_secret_post",
   profile: kakaoProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

@@ -26,6 +26,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -80,4 +81,4 @@ export const keycloak: BuiltInProvider = /* @__PURE__ */ defineProvider({
   configure: configureKeycloak,
   profile: keycloakProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

@@ -19,6 +19,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -63,4 +64,4 @@ export const line: BuiltInProvider = /* @__PURE__ */ defineProvider({
   responseType: "code",
   clientAuthMethod: "client_secret_post",
   profile: lineProfile,
-});
+}, oidcKit);

@@ -32,6 +32,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import {
   buildUser,
   checkEmail,
@@ -152,4 +153,5 @@ export const microsoft: BuiltInProvider = /* @__PURE__ */ defineProvider(
       verifiesEmail: true,
     },
   ),
+  oidcKit,
 );

@@ -27,6 +27,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -81,4 +82,4 @@ export const okta: BuiltInProvider = /* @__PURE__ */ defineProvider({
   configure: configureOkta,
   profile: oktaProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

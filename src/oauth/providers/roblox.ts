@@ -15,6 +15,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -58,4 +59,4 @@ export const roblox: BuiltInProvider = /* @__PURE__ */ defineProvider({
   scope: "openid profile",
   responseType: "code",
   profile: robloxProfile,
-});
+}, oidcKit);

@@ -28,6 +28,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInOptionValues, BuiltInProvider, BuiltInSettings } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 import { canonicalIssuer } from "./_issuer.ts";
 
@@ -98,4 +99,5 @@ export const salesforce: BuiltInProvider = /* @__PURE__ */ defineProvider(
       verifiesEmail: true,
     },
   ),
+  oidcKit,
 );

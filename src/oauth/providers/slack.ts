@@ -19,6 +19,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 
 /**
@@ -66,4 +67,4 @@ export const slack: BuiltInProvider = /* @__PURE__ */ defineProvider({
   userInfoMethod: "POST",
   profile: slackProfile,
   verifiesEmail: true,
-});
+}, oidcKit);

@@ -17,6 +17,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
+import { oidcKit } from "../oidc/kit.ts";
 import { oidcUser } from "../profile.ts";
 
 const CLAIMS = { email: null, email_verified: null, picture: null, preferred_username: null };
@@ -67,4 +68,4 @@ export const twitch: BuiltInProvider = /* @__PURE__ */ defineProvider({
   }),
   profile: twitchProfile,
   verifiesEmail: true,
-});
+}, oidcKit);
