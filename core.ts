@@ -3,7 +3,11 @@
  * the optional features, for apps that are bundled: each provider is passed
  * as an object (`oauth: [github]`) and each feature the app uses is listed
  * (`features: [email]`), so a bundle holds only what the app imports.
- * Everything else works as with `createAuth` from `@service-stack/auth`.
+ * Secrets given as strings or bytes need nothing more; Web Crypto keys in
+ * `secret` (`CryptoKey`, `CryptoKeyPair`, `{ sign, encrypt }`) need
+ * `features: [webCryptoKeys]`, which brings the asymmetric and JWE key
+ * management code. Everything else works as with `createAuth` from
+ * `@service-stack/auth`.
  *
  * @example
  * ```ts
@@ -22,7 +26,7 @@ import type { User } from "./src/types.ts";
 
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
-export { email, passkeys, twoFactor } from "./src/features/mod.ts";
+export { email, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
 export {
   amazon,
   apple,
@@ -71,7 +75,11 @@ const INCLUDED: Included = { builtIns: {}, features: [] };
  * credentials still come from the entry or the environment. Email sign-in,
  * two-factor and passkeys work only when their feature (`email`,
  * `twoFactor`, `passkeys`, exported here) is in `features`; their config key
- * without it throws a `TypeError` naming the import.
+ * without it throws a `TypeError` naming the import. Likewise a `secret`
+ * that is, or a list that holds, a `CryptoKey`, a `CryptoKeyPair` or
+ * `{ sign, encrypt }` needs `webCryptoKeys` in `features`: string and byte
+ * secrets (HS256 and `dir` + A256GCM keys derived with HKDF) bring no
+ * asymmetric or key-management code into the bundle.
  *
  * @example
  * ```ts
@@ -95,6 +103,22 @@ const INCLUDED: Included = { builtIns: {}, features: [] };
  *     load: (sub) => factors.get(sub) ?? null,
  *     save: (sub, value) => void (value === null ? factors.delete(sub) : factors.set(sub, value)),
  *   },
+ * });
+ * ```
+ *
+ * @example Web Crypto keys as the secret
+ * ```ts
+ * import { createAuth, github, webCryptoKeys } from "@service-stack/auth/core";
+ *
+ * const { privateKey, publicKey } = await crypto.subtle.generateKey("Ed25519", false, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
+ * const auth = createAuth({
+ *   oauth: [github],
+ *   secret: { privateKey, publicKey },
+ *   jwt: { mode: "signed" },
+ *   features: [webCryptoKeys],
  * });
  * ```
  */

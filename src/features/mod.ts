@@ -8,8 +8,12 @@ import { email } from "./email.ts";
 import type { AuthFeature } from "../config/feature.ts";
 import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
+import { webCryptoKeys } from "./web_crypto_keys.ts";
 
-export { email, passkeys, twoFactor };
+export { email, passkeys, twoFactor, webCryptoKeys };
 
-/** Email, two-factor and passkeys: what `createAuth` of `@service-stack/auth` always includes. */
-export const ALL_FEATURES: readonly AuthFeature[] = [email, twoFactor, passkeys];
+/**
+ * Email, two-factor, passkeys and Web Crypto keys: what `createAuth` of
+ * `@service-stack/auth` always includes.
+ */
+export const ALL_FEATURES: readonly AuthFeature[] = [email, twoFactor, passkeys, webCryptoKeys];
