@@ -4,8 +4,9 @@
  * ways: with `createAuth` of `core.ts` and the provider object (only that
  * provider, and no optional feature, comes along), and with a provider id
  * string (the table of every built-in and every feature come along); and
- * the core app with the email feature. A measurement, not a timing: the
- * same sources give the same bytes.
+ * the core app with the email feature, and with Web Crypto keys as its
+ * secret (`webCryptoKeys`). A measurement, not a timing: the same sources
+ * give the same bytes.
  *
  * Run with `deno run -A bench/bundle_size.ts`.
  *
@@ -30,6 +31,13 @@ export const auth = createAuth({
   features: [email],
   email: { send: (message) => console.log(message.url), findUser: () => null },
 });
+`;
+
+/** The one-provider core app whose secret is Web Crypto keys (`features: [webCryptoKeys]`). */
+export const WEB_CRYPTO_KEYS_APP = `import { createAuth, github, webCryptoKeys } from "./core.ts";
+const sign = await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+const encrypt = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+export const auth = createAuth({ oauth: [github], secret: { sign, encrypt }, features: [webCryptoKeys] });
 `;
 
 /** The same app naming the provider by id. */
@@ -87,6 +95,7 @@ if (import.meta.main) {
     const [label, source] of [
       ["oauth: [github] (core.ts)", ONE_PROVIDER_APP],
       ["oauth: [github], features: [email] (core.ts)", EMAIL_FEATURE_APP],
+      ["oauth: [github], features: [webCryptoKeys] (core.ts)", WEB_CRYPTO_KEYS_APP],
       ['oauth: ["github"] (mod.ts)', PROVIDER_ID_APP],
     ]
   ) {
