@@ -33,7 +33,7 @@ export interface KeyRing {
 }
 
 /** What a key is used for. */
-export type KeyUsage = "signing" | "encryption";
+export type SigningOrEncryption = "signing" | "encryption";
 
 /** How the sides of one key become its contexts. */
 export interface ContextBuilders {
@@ -46,9 +46,9 @@ export interface ContextBuilders {
 /** How one key gets its sides, its contexts and its kid for each use. */
 export interface KeyPlan {
   /** Its sides for a use (derived, or as given); rejects when it has none for that use. */
-  sides(use: KeyUsage): Promise<KeySides>;
+  sides(use: SigningOrEncryption): Promise<KeySides>;
   /** Its kid for a use, computed on first use. */
-  kid(use: KeyUsage): Lazy<string | null>;
+  kid(use: SigningOrEncryption): Lazy<string | null>;
   /** Its contexts, from its sides. */
   contexts: ContextBuilders;
 }
@@ -76,7 +76,7 @@ function secretPlan(source: KeySource & { kind: "secret" }, purpose: string): Ke
 /** One use of every key: its kids, then its contexts, each built on first use. */
 function layOut<C>(
   plans: readonly KeyPlan[],
-  use: KeyUsage,
+  use: SigningOrEncryption,
   build: (plan: KeyPlan, sides: KeySides, kid: string | null) => C,
 ): KeyUse<C> {
   const kids = plans.map((plan) => plan.kid(use));

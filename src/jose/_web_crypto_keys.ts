@@ -11,7 +11,7 @@
 
 import { encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
 import { encryptionContext, signingContext } from "./_contexts.ts";
-import type { ContextBuilders, KeyPlan, KeyUsage } from "./_key_ring.ts";
+import type { ContextBuilders, KeyPlan, SigningOrEncryption } from "./_key_ring.ts";
 import { keyKid } from "./_kid.ts";
 import { lazy } from "./_lazy.ts";
 import { jweProfileForKey, jwsAlgorithmForKey } from "./algorithms.ts";
@@ -64,7 +64,7 @@ const CHECKED: ContextBuilders = {
   encryption: encryptionContext,
 };
 
-function noKey(use: KeyUsage): Error {
+function noKey(use: SigningOrEncryption): Error {
   return new JoseError(
     "ERR_JOSE_KEY_INVALID",
     `This JOSE object has no ${use} key; pass { sign, encrypt } or a string secret to use it.`,
