@@ -5,8 +5,12 @@
  * (`features: [email]`), so a bundle holds only what the app imports.
  * OpenID Connect (discovery, JWKS, ID tokens) comes along only with a
  * provider that uses it: a built-in one (`google`, `okta`, ...) brings it,
- * a custom provider with an `issuer` needs `features: [oidc]`.
- * Everything else works as with `createAuth` from `@service-stack/auth`.
+ * a custom provider with an `issuer` needs `features: [oidc]`. Secrets
+ * given as strings or bytes need nothing more; Web Crypto keys in `secret`
+ * (`CryptoKey`, `CryptoKeyPair`, `{ sign, encrypt }`) need
+ * `features: [webCryptoKeys]`, which brings the asymmetric and JWE key
+ * management code. Everything else works as with `createAuth` from
+ * `@service-stack/auth`.
  *
  * @example
  * ```ts
@@ -25,7 +29,7 @@ import type { User } from "./src/types.ts";
 
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
-export { email, oidc, passkeys, twoFactor } from "./src/features/mod.ts";
+export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
 export {
   amazon,
   apple,
@@ -77,7 +81,11 @@ const INCLUDED: Included = { builtIns: {}, features: [] };
  * without it throws a `TypeError` naming the import. A built-in OpenID
  * Connect provider brings the OpenID Connect code with its object; a custom
  * provider with an `issuer` needs the `oidc` feature, and without it throws
- * a `TypeError` naming the import.
+ * a `TypeError` naming the import. Likewise a `secret` that is, or a list
+ * that holds, a `CryptoKey`, a `CryptoKeyPair` or `{ sign, encrypt }` needs
+ * `webCryptoKeys` in `features`: string and byte secrets (HS256 and `dir` +
+ * A256GCM keys derived with HKDF) bring no asymmetric or key-management
+ * code into the bundle.
  *
  * @example
  * ```ts
@@ -114,6 +122,22 @@ const INCLUDED: Included = { builtIns: {}, features: [] };
  *     { id: "corp", name: "Corp", issuer: "https://id.corp.example", clientId: "id", clientSecret: "secret" },
  *   ],
  *   features: [oidc], // for "corp", a custom provider with an issuer
+ * });
+ * ```
+ *
+ * @example Web Crypto keys as the secret
+ * ```ts
+ * import { createAuth, github, webCryptoKeys } from "@service-stack/auth/core";
+ *
+ * const { privateKey, publicKey } = await crypto.subtle.generateKey("Ed25519", false, [
+ *   "sign",
+ *   "verify",
+ * ]) as CryptoKeyPair;
+ * const auth = createAuth({
+ *   oauth: [github],
+ *   secret: { privateKey, publicKey },
+ *   jwt: { mode: "signed" },
+ *   features: [webCryptoKeys],
  * });
  * ```
  */

@@ -4,9 +4,10 @@
  * ways: with `createAuth` of `core.ts` and the provider object (only that
  * provider, and no optional feature, comes along), and with a provider id
  * string (the table of every built-in and every feature come along); the
- * core app with the email feature; and the core app with Google, whose
- * definition brings the OpenID Connect code. A measurement, not a timing: the
- * same sources give the same bytes.
+ * core app with the email feature; the core app with Google, whose
+ * definition brings the OpenID Connect code; and the core app with Web
+ * Crypto keys as its secret (`webCryptoKeys`). A measurement, not a timing:
+ * the same sources give the same bytes.
  *
  * Run with `deno run -A bench/bundle_size.ts`.
  *
@@ -36,6 +37,13 @@ export const auth = createAuth({
 /** The one-provider core app with an OpenID Connect built-in (brings the OIDC code itself). */
 export const OIDC_PROVIDER_APP = `import { createAuth, google } from "./core.ts";
 export const auth = createAuth({ oauth: [google], secret: "0123456789abcdef0123456789abcdef" });
+`;
+
+/** The one-provider core app whose secret is Web Crypto keys (`features: [webCryptoKeys]`). */
+export const WEB_CRYPTO_KEYS_APP = `import { createAuth, github, webCryptoKeys } from "./core.ts";
+const sign = await crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+const encrypt = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+export const auth = createAuth({ oauth: [github], secret: { sign, encrypt }, features: [webCryptoKeys] });
 `;
 
 /** The same app naming the provider by id. */
@@ -94,6 +102,7 @@ if (import.meta.main) {
       ["oauth: [github] (core.ts)", ONE_PROVIDER_APP],
       ["oauth: [github], features: [email] (core.ts)", EMAIL_FEATURE_APP],
       ["oauth: [google] (core.ts)", OIDC_PROVIDER_APP],
+      ["oauth: [github], features: [webCryptoKeys] (core.ts)", WEB_CRYPTO_KEYS_APP],
       ['oauth: ["github"] (mod.ts)', PROVIDER_ID_APP],
     ]
   ) {

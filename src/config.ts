@@ -109,6 +109,8 @@ export interface AuthConfig<
    * `SECRET` and `PREVIOUS_SECRETS` are not read. A list rotates secrets:
    * the first issues every token, every entry is read (tokens name their key
    * with `kid`). Without this option, env `SECRET` and `PREVIOUS_SECRETS`.
+   * With `createAuth` of `core.ts`, a `CryptoKey`, `CryptoKeyPair` or
+   * `{ sign, encrypt }` here needs `features: [webCryptoKeys]`.
    */
   secret?: JWTKey | readonly JWTKey[];
   /** Prefix of all routes; default `/auth`. */
@@ -187,11 +189,11 @@ export interface AuthConfig<
   /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
-   * `email`, `twoFactor` and `passkeys` work only with their feature, and a
+   * `email`, `twoFactor` and `passkeys` work only with their feature, a
    * custom provider with an `issuer` only with `oidc` (built-in OpenID
-   * Connect providers bring it), so a bundle holds only the features listed.
-   * `createAuth` of `@service-stack/auth` includes every feature (a list
-   * changes nothing).
+   * Connect providers bring it), and Web Crypto keys in `secret` only with
+   * `webCryptoKeys`, so a bundle holds only the features listed. `createAuth`
+   * of `@service-stack/auth` includes every feature (a list changes nothing).
    */
   features?: readonly AuthFeature[];
   /** Hooks that change what the library does: `signIn` links or refuses a sign-in. */
@@ -339,14 +341,16 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
   const basePath = resolveBasePath(config.basePath);
   const logger = resolveLogger(config.logger, { read, clock });
   const session = resolveSession(config.session, { logger, clock });
-  const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger });
+  // Feature config keys are read only through the features given: none is imported here.
+  const record = config as unknown as Readonly<Record<string, unknown>>;
+  const featureList = resolveFeatureList(record, options.features);
+  // Web Crypto keys in `secret` are read only with the feature that brings their code.
+  const webCrypto = featureList.find((feature) => feature.webCrypto)?.webCrypto;
+  const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger, webCrypto });
   const origins = resolveOrigins(config, read);
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
-  // Feature config keys are read only through the features given: none is imported here.
-  const record = config as unknown as Readonly<Record<string, unknown>>;
-  const featureList = resolveFeatureList(record, options.features);
   const inputs: FeatureInputs = {
     config: record,
     logger,

@@ -10,7 +10,9 @@ import {
   okta,
   passkeys,
   twoFactor,
+  webCryptoKeys,
 } from "../core.ts";
+import { decodeBase64Url } from "../jose.ts";
 import { createAuth as createAuthWithTable, memoryStore } from "../mod.ts";
 import { contextOf } from "../src/create_auth.ts";
 import { decodeBase32 } from "../src/two_factor/base32.ts";
@@ -343,5 +345,85 @@ Deno.test("createAuth of mod.ts includes every feature; a features list changes 
     assert.equal(page.status, 400);
     await page.body?.cancel();
     assert.deepEqual(await auth.api.listPasskeys("user-1"), []);
+  }
+});
+
+// Web Crypto keys in `secret` with createAuth of core.ts: only with features: [webCryptoKeys].
+
+const HMAC = { name: "HMAC", hash: "SHA-256" } as const;
+const AES_GCM = { name: "AES-GCM", length: 256 } as const;
+
+/** One secret of each Web Crypto shape, with the mode it needs and the JWS alg its tokens show. */
+async function webCryptoSecrets() {
+  const sign = await crypto.subtle.generateKey(HMAC, false, ["sign", "verify"]);
+  const encrypt = await crypto.subtle.generateKey(AES_GCM, false, ["encrypt", "decrypt"]);
+  const pair = await crypto.subtle.generateKey("Ed25519", true, ["sign", "verify"]);
+  return [
+    { name: "{ sign, encrypt }", secret: { sign, encrypt }, mode: "sealed", alg: "dir" },
+    { name: "an Ed25519 key pair", secret: pair, mode: "signed", alg: "EdDSA" },
+    { name: "an AES-GCM CryptoKey", secret: encrypt, mode: "encrypted", alg: "dir" },
+    // A rotation list whose current entry is a string: the CryptoKey is only read.
+    { name: "a list holding a CryptoKey", secret: [SECRET, sign], mode: "signed", alg: "HS256" },
+  ] as const;
+}
+
+/** The `alg` of a compact token's first header. */
+function algOf(token: string): string {
+  return JSON.parse(new TextDecoder().decode(decodeBase64Url(token.split(".")[0]))).alg;
+}
+
+Deno.test("core createAuth with features: [webCryptoKeys] signs in and reads sessions with Web Crypto keys", async () => {
+  for (const { name, secret, mode, alg } of await webCryptoSecrets()) {
+    const auth = coreAuth({
+      secret: secret as AuthConfig["secret"],
+      jwt: { mode },
+      features: [webCryptoKeys],
+    });
+    const browser = new Browser(auth.handlers.ALL);
+    const signedIn = await browser.signIn();
+    assert.equal(signedIn.status, 200, name);
+    const token = browser.cookies.get("service-stack.session_token");
+    assert.ok(token, name);
+    assert.equal(algOf(token), alg, name);
+    const session = await browser.fetch("GET", "/auth/session");
+    assert.equal((await session.json()).user.sub, ADA.sub, name);
+  }
+});
+
+Deno.test("core createAuth refuses Web Crypto keys in secret without webCryptoKeys, naming the import", async () => {
+  for (const { name, secret, mode } of await webCryptoSecrets()) {
+    for (const features of [undefined, [], [email, twoFactor, passkeys]]) {
+      assert.throws(
+        () => coreAuth({ secret: secret as AuthConfig["secret"], jwt: { mode }, features }),
+        (error: unknown) =>
+          error instanceof TypeError &&
+          error.message ===
+            'createAuth: secret holds a CryptoKey, CryptoKeyPair or { sign, encrypt }, which needs the webCryptoKeys feature with createAuth of core.ts; expected import { webCryptoKeys } from "@service-stack/auth/core" and features: [webCryptoKeys].',
+        name,
+      );
+    }
+  }
+  // String secrets need nothing, and webCryptoKeys changes nothing for them.
+  for (const features of [undefined, [webCryptoKeys]]) {
+    const browser = new Browser(
+      coreAuth({ secret: [SECRET, "x".repeat(32)], features }).handlers.ALL,
+    );
+    assert.equal((await browser.signIn()).status, 200);
+  }
+});
+
+Deno.test("createAuth of mod.ts reads Web Crypto keys in secret without a features list", async () => {
+  for (const { name, secret, mode, alg } of await webCryptoSecrets()) {
+    const auth = createAuthWithTable({
+      oauth: [],
+      secret: secret as AuthConfig["secret"],
+      jwt: { mode },
+      env: {},
+      logger: false,
+      credentials: { authorize: () => ADA },
+    });
+    const browser = new Browser(auth.handlers.ALL);
+    assert.equal((await browser.signIn()).status, 200, name);
+    assert.equal(algOf(browser.cookies.get("service-stack.session_token")!), alg, name);
   }
 });

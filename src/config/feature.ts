@@ -1,14 +1,16 @@
 /**
- * Optional features (email, two-factor, passkeys) as values: what the core
- * needs from one (its config key, its resolver, its hooks into shared paths
- * such as `finishSignIn`) travels with the feature, so an app built with
- * `createAuth` of `core.ts` bundles only the features it passes.
+ * Optional features (email, two-factor, passkeys, Web Crypto keys) as
+ * values: what the core needs from one (its config key, its resolver, its
+ * hooks into shared paths such as `finishSignIn`, its key support) travels
+ * with the feature, so an app built with `createAuth` of `core.ts` bundles
+ * only the features it passes.
  *
  * @module
  */
 
 import type { AuthContext } from "../config.ts";
 import type { JWTKey } from "../jose/types.ts";
+import type { WebCryptoKit } from "../jose/keys.ts";
 import type { Logger } from "../logger.ts";
 import type { OIDCKit } from "../oauth/oidc/kit.ts";
 import type { User } from "../types.ts";
@@ -16,10 +18,15 @@ import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
 import { isRecord } from "../is_record.ts";
 
-/** The config key of each optional feature, and the name `core.ts` exports it under. */
-export type FeatureKey = "email" | "twoFactor" | "passkeys";
+/**
+ * The name `core.ts` exports each optional feature under: the config key it
+ * serves, except `webCryptoKeys`, which lets `secret` hold Web Crypto keys.
+ */
+export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys";
 
-const FEATURE_KEYS: readonly FeatureKey[] = ["email", "twoFactor", "passkeys"];
+/** The features that serve a config key of their own. */
+const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys"] as const;
+const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
 
@@ -101,9 +108,9 @@ export interface FeatureInputs {
 /**
  * An optional feature: pass it in `features` with `createAuth` of `core.ts`
  * (`createAuth` of `@service-stack/auth` includes every feature). Only the
- * library defines features: `email`, `twoFactor`, `passkeys` and `oidc`
- * (OpenID Connect for a custom provider with an issuer), exported by
- * `@service-stack/auth/core`.
+ * library defines features: `email`, `twoFactor`, `passkeys`, `oidc`
+ * (OpenID Connect for a custom provider with an issuer) and `webCryptoKeys`
+ * (Web Crypto keys in `secret`), exported by `@service-stack/auth/core`.
  *
  * @example
  * ```ts
@@ -117,8 +124,11 @@ export interface FeatureInputs {
  * ```
  */
 export interface AuthFeature {
-  /** The config key it serves (`oidc` has no config key: it serves providers with an issuer). */
-  readonly key: "email" | "twoFactor" | "passkeys" | "oidc";
+  /**
+   * The config key it serves (`oidc` serves providers with an issuer,
+   * `webCryptoKeys` Web Crypto keys in `secret`).
+   */
+  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys";
 }
 
 /** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */
@@ -131,6 +141,8 @@ export interface FeatureDefinition<R = unknown> extends AuthFeature {
   readonly routes: readonly R[];
   /** The OpenID Connect code, which the `oidc` feature carries. */
   readonly oidc?: OIDCKit;
+  /** Support for Web Crypto keys in `secret` (the `webCryptoKeys` feature). */
+  readonly webCrypto?: WebCryptoKit;
 }
 
 function isFeature(value: unknown): value is FeatureDefinition {
@@ -164,7 +176,7 @@ export function resolveFeatureList(
     }
     byKey.set(feature.key, feature);
   }
-  for (const key of FEATURE_KEYS) {
+  for (const key of CONFIG_FEATURE_KEYS) {
     if (config[key] !== undefined && !byKey.has(key)) {
       fail(
         `"${key}" needs the ${key} feature with createAuth of core.ts; expected import { ${key} } from ${CORE_ENTRY} and features: [${key}].`,

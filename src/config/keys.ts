@@ -7,15 +7,11 @@
  * @module
  */
 
-import {
-  type Jose,
-  joseForPurpose,
-  type JWTKey,
-  type JWTMode,
-  secretLooksWeak,
-} from "../../jose.ts";
+import type { Jose, JWTKey, JWTMode } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
-import { purposeMode } from "../jose/for_purpose.ts";
+import { purposeJose, purposeMode, type TokenPurpose } from "../jose/for_purpose.ts";
+import { isWebCryptoKey, type WebCryptoKit } from "../jose/keys.ts";
+import { secretLooksWeak } from "../jose/weak_secret.ts";
 import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { fail, knownKeys, optionalObject } from "./_check.ts";
@@ -89,13 +85,32 @@ export function configuredSecrets(
   return { keys: secretList(options.secret, read), salt: lookupEnv("SALT", read) };
 }
 
+/** What {@link resolveKeys} needs besides the config. */
+export interface KeyContext {
+  read: EnvReader;
+  maxAge: number;
+  clock: () => number;
+  logger: Logger;
+  /**
+   * Support for Web Crypto keys in `secret`: always with `createAuth` of
+   * `mod.ts`, only with the `webCryptoKeys` feature with that of `core.ts`.
+   */
+  webCrypto: WebCryptoKit | undefined;
+}
+
+// Kept apart so that no message reads as an import statement to the import checks.
+const CORE_ENTRY = '"@service-stack/auth/core"';
+
 /** Resolves the secrets and `jwt.mode` into the per-purpose JOSE objects. */
-export function resolveKeys(
-  options: KeyOptions,
-  context: { read: EnvReader; maxAge: number; clock: () => number; logger: Logger },
-): KeySettings {
+export function resolveKeys(options: KeyOptions, context: KeyContext): KeySettings {
   const keys = secretList(options.secret, context.read);
   if (keys.length === 0) fail("secret is an empty list; expected at least one secret.");
+  const { webCrypto } = context;
+  if (webCrypto === undefined && keys.some(isWebCryptoKey)) {
+    fail(
+      `secret holds a CryptoKey, CryptoKeyPair or { sign, encrypt }, which needs the webCryptoKeys feature with createAuth of core.ts; expected import { webCryptoKeys } from ${CORE_ENTRY} and features: [webCryptoKeys].`,
+    );
+  }
   optionalObject(options.jwt, "jwt", '{ mode: "sealed" }');
   knownKeys(options.jwt, "jwt", ["mode"]);
   const mode = ((options.jwt ?? {}) as { mode?: JWTMode }).mode ?? "sealed";
@@ -103,24 +118,18 @@ export function resolveKeys(
     fail('jwt.mode is unknown; expected "sealed", "signed" or "encrypted".');
   }
   const common = { salt: lookupEnv("SALT", context.read), clock: context.clock, mode };
+  const jose = (purpose: TokenPurpose, maxAge?: number) =>
+    purposeJose(keys, { ...common, purpose, maxAge }, webCrypto);
   let settings: KeySettings;
   try {
     settings = Object.freeze({
-      sessionJose: joseForPurpose(keys, { ...common, purpose: "session", maxAge: context.maxAge }),
-      csrfJose: joseForPurpose(keys, { ...common, purpose: "csrf", maxAge: CSRF_MAX_AGE }),
-      flowJose: joseForPurpose(keys, {
-        ...common,
-        purpose: "oauth-flow",
-        maxAge: FLOW_COOKIE_MAX_AGE,
-      }),
-      emailJose: joseForPurpose(keys, { ...common, purpose: "email", maxAge: FLOW_COOKIE_MAX_AGE }),
-      twoFactorJose: joseForPurpose(keys, { ...common, purpose: "two-factor" }),
-      passkeyJose: joseForPurpose(keys, {
-        ...common,
-        purpose: "passkey",
-        maxAge: FLOW_COOKIE_MAX_AGE,
-      }),
-      readableFlowTokens: purposeMode(keys[0], "email", mode) === "signed",
+      sessionJose: jose("session", context.maxAge),
+      csrfJose: jose("csrf", CSRF_MAX_AGE),
+      flowJose: jose("oauth-flow", FLOW_COOKIE_MAX_AGE),
+      emailJose: jose("email", FLOW_COOKIE_MAX_AGE),
+      twoFactorJose: jose("two-factor"),
+      passkeyJose: jose("passkey", FLOW_COOKIE_MAX_AGE),
+      readableFlowTokens: purposeMode(keys[0], "email", mode, webCrypto) === "signed",
     });
   } catch (error) {
     // A short or unusable secret is a config error like any other: TypeError, naming the option.

@@ -9,11 +9,18 @@ import type { AuthFeature } from "../config/feature.ts";
 import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
+import { webCryptoKeys } from "./web_crypto_keys.ts";
 
-export { email, oidc, passkeys, twoFactor };
+export { email, oidc, passkeys, twoFactor, webCryptoKeys };
 
 /**
- * Email, two-factor, passkeys and OpenID Connect: what `createAuth` of
- * `@service-stack/auth` always includes.
+ * Email, two-factor, passkeys, OpenID Connect and Web Crypto keys: what
+ * `createAuth` of `@service-stack/auth` always includes.
  */
-export const ALL_FEATURES: readonly AuthFeature[] = [email, twoFactor, passkeys, oidc];
+export const ALL_FEATURES: readonly AuthFeature[] = [
+  email,
+  twoFactor,
+  passkeys,
+  oidc,
+  webCryptoKeys,
+];

@@ -1,6 +1,9 @@
 /**
  * What `createJose` prepares once per key: the checked JWS keys with their
  * encoded header, and the JWE keys with their algorithms and encoded headers.
+ * The keys derived from a secret have their own, shorter path: their
+ * algorithms are known (HS256, `dir` + A256GCM), so none of the per-key
+ * checks of Web Crypto keys comes along with them.
  *
  * @module
  */
@@ -8,11 +11,17 @@
 import { encodeJson } from "./_common.ts";
 import { JoseError } from "./errors.ts";
 import { jweProfileForKey } from "./algorithms.ts";
-import { type EncodedHeader, encodeJWEHeader } from "./jwe.ts";
+import {
+  DIRECT_A256GCM,
+  type EncodedHeader,
+  encodeJWEHeader,
+  EVERY_ALGORITHM,
+  type JWESuite,
+} from "./jwe.ts";
 import { checkJWEKeyUsage } from "./key_management.ts";
-import { type JWSKey, prepareJWSKey } from "./jws.ts";
+import { derivedJWSKey, type JWSKey } from "./jws.ts";
 import type { KeySides } from "./keys.ts";
-import type { JWEAlgorithm, JWEEncryption, JWEHeader, JWSHeader } from "./types.ts";
+import type { JWEAlgorithm, JWEEncryption, JWEHeader, JWSHeader, WebCryptoKey } from "./types.ts";
 
 /** A key usable for one operation, or why it is not (a public key cannot sign). */
 export type Usable<T> = { key: T } | { error: Error };
@@ -46,28 +55,48 @@ export interface SigningContext {
   known: { segment: string; header: JWSHeader };
 }
 
-/** Checks the sides of a signing key and encodes the header it writes (`kid` when the key has one). */
-export function signingContext(
-  sides: KeySides,
-  header: { typ: string; kid: string | null },
-): SigningContext {
-  const sign = sides.private
-    ? attempt(() => prepareJWSKey(sides.private!, "sign"))
-    : { error: noSide("sign", "private") };
-  const verify = sides.public
-    ? attempt(() => prepareJWSKey(sides.public!, "verify"))
-    : { error: noSide("verify", "public") };
-  const alg = "key" in sign ? sign.key.alg : "key" in verify ? verify.key.alg : undefined;
+/** What a signing context writes in every header: its `typ`, and its `kid` unless null. */
+export interface SigningHeader {
+  typ: string;
+  kid: string | null;
+}
+
+function knownHeader(alg: JWSHeader["alg"] | undefined, header: SigningHeader) {
   const written = { alg } as JWSHeader;
   if (header.kid !== null) written.kid = header.kid;
   written.typ = header.typ;
-  return { sign, verify, known: { segment: encodeJson(written), header: written } };
+  return { segment: encodeJson(written), header: written };
+}
+
+/**
+ * Checks the sides of a signing key with `prepare` (`prepareJWSKey`, which
+ * pins the algorithm) and encodes the header it writes.
+ */
+export function signingContext(
+  sides: KeySides,
+  header: SigningHeader,
+  prepare: (key: WebCryptoKey, usage: "sign" | "verify") => JWSKey,
+): SigningContext {
+  const sign = sides.private
+    ? attempt(() => prepare(sides.private!, "sign"))
+    : { error: noSide("sign", "private") };
+  const verify = sides.public
+    ? attempt(() => prepare(sides.public!, "verify"))
+    : { error: noSide("verify", "public") };
+  const alg = "key" in sign ? sign.key.alg : "key" in verify ? verify.key.alg : undefined;
+  return { sign, verify, known: knownHeader(alg, header) };
+}
+
+/** The signing context of a key derived from a secret (HS256, see `derivedJWSKey`). */
+export function derivedSigningContext(key: WebCryptoKey, header: SigningHeader): SigningContext {
+  const jwsKey = derivedJWSKey(key);
+  return { sign: { key: jwsKey }, verify: { key: jwsKey }, known: knownHeader("HS256", header) };
 }
 
 /** The encryption key of one JOSE object, ready to use. */
 export interface EncryptionContext {
-  encrypt: Usable<CryptoKey>;
-  decrypt: Usable<CryptoKey>;
+  encrypt: Usable<WebCryptoKey>;
+  decrypt: Usable<WebCryptoKey>;
   alg: JWEAlgorithm;
   enc: JWEEncryption;
   /** The key id written in every header; null for none. */
@@ -79,15 +108,17 @@ export interface EncryptionContext {
   encryptionAlgorithms: JWEEncryption[];
   /** Encoded headers by `typ` and `cty` (see {@link headerFor}). */
   headers: Map<string, EncodedHeader>;
+  /** The JWE algorithms its key runs. */
+  suite: JWESuite;
 }
 
-/** Checks the sides of an encryption key and picks the algorithms it pins. */
+/** Checks the sides of a Web Crypto encryption key and picks the algorithms it pins. */
 export function encryptionContext(sides: KeySides, kid: string | null): EncryptionContext {
   const profile = jweProfileForKey((sides.public ?? sides.private)!);
-  const encrypt: Usable<CryptoKey> = sides.public
+  const encrypt: Usable<WebCryptoKey> = sides.public
     ? attempt(() => (checkJWEKeyUsage(sides.public!, "encrypt"), sides.public!))
     : { error: noSide("encrypt", "public") };
-  const decrypt: Usable<CryptoKey> = sides.private
+  const decrypt: Usable<WebCryptoKey> = sides.private
     ? attempt(() => (checkJWEKeyUsage(sides.private!, "decrypt"), sides.private!))
     : { error: noSide("decrypt", "private") };
   return {
@@ -100,6 +131,26 @@ export function encryptionContext(sides: KeySides, kid: string | null): Encrypti
     algorithms: [profile.alg],
     encryptionAlgorithms: [profile.enc],
     headers: new Map(),
+    suite: EVERY_ALGORITHM,
+  };
+}
+
+/**
+ * The encryption context of a key derived from a secret: AES-GCM of 256
+ * bits with both usages, as `deriveKey` makes it, so `dir` + A256GCM.
+ */
+export function derivedEncryptionContext(key: WebCryptoKey, kid: string | null): EncryptionContext {
+  return {
+    encrypt: { key },
+    decrypt: { key },
+    alg: "dir",
+    enc: "A256GCM",
+    kid,
+    fixedHeader: true,
+    algorithms: ["dir"],
+    encryptionAlgorithms: ["A256GCM"],
+    headers: new Map(),
+    suite: DIRECT_A256GCM,
   };
 }
 

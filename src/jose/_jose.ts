@@ -18,7 +18,7 @@ import {
 import { type EncryptionContext, headerFor, type SigningContext, use } from "./_contexts.ts";
 import { contextForKid, createKeyRing } from "./_key_ring.ts";
 import { type CheckedOptions, checkTolerance } from "./_options.ts";
-import { decryptWithKey, type EncodedHeader, encryptWithKey } from "./jwe.ts";
+import { decryptWith, type EncodedHeader, encryptWith } from "./jwe.ts";
 import { signWithSegment, verifyWithKey } from "./jws.ts";
 import {
   checkClaims,
@@ -66,7 +66,7 @@ export function buildJose(
   const { signing, encryption } = createKeyRing(sources, { purpose, typ });
   // Keys whose encryption key derives from the same secret as their signing key (a string or
   // byte secret, or a lone HMAC key): whoever can seal a token under one can sign under the other.
-  const selfSealing = sources.map((source) => source.kind === "secret" || source.kind === "hmac");
+  const selfSealing = sources.map((source) => source.kind === "secret" || source.selfSealing);
   // The first key issues every token; warm calls read `.value` and skip the await.
   const issuing = { signing: signing.contexts[0], encryption: encryption.contexts[0] };
 
@@ -134,7 +134,8 @@ export function buildJose(
     const context = issuing.encryption.value ?? await issuing.encryption.get();
     const encoded = headerFor(context, withTyp ? typ : undefined, cty);
     return checkSize(
-      await encryptWithKey(
+      await encryptWith(
+        context.suite,
         use(context.encrypt),
         encoded.header,
         plaintext,
@@ -175,7 +176,7 @@ export function buildJose(
       context = await contextForKid(encryption, parsedHeader.kid);
       knownHeader = context.fixedHeader ? headerFor(context, ownTyp, cty) : undefined;
     }
-    const { plaintext } = await decryptWithKey(use(context.decrypt), token, {
+    const { plaintext } = await decryptWith(context.suite, use(context.decrypt), token, {
       algorithms: context.algorithms,
       encryptionAlgorithms: context.encryptionAlgorithms,
       typ: ownTyp,

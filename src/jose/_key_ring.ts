@@ -8,21 +8,15 @@
 
 import { fail } from "./_common.ts";
 import {
+  derivedEncryptionContext,
+  derivedSigningContext,
   type EncryptionContext,
-  encryptionContext,
   type SigningContext,
-  signingContext,
+  type SigningHeader,
 } from "./_contexts.ts";
-import { keyKid, secretKid } from "./_kid.ts";
+import { secretKid } from "./_kid.ts";
 import { type Lazy, lazy } from "./_lazy.ts";
-import { JoseError } from "./errors.ts";
-import {
-  deriveKey,
-  deriveKeyFromHmac,
-  importHkdfBase,
-  type KeySides,
-  type KeySource,
-} from "./keys.ts";
+import { deriveKey, importHkdfBase, type KeySides, type KeySource } from "./keys.ts";
 
 /** One use (signing or encryption) of every key, in list order. */
 export interface KeyUse<C> {
@@ -38,66 +32,52 @@ export interface KeyRing {
   encryption: KeyUse<EncryptionContext>;
 }
 
-type Use = "signing" | "encryption";
+/** What a key is used for. */
+export type SigningOrEncryption = "signing" | "encryption";
 
-function noKey(use: Use): Error {
-  return new JoseError(
-    "ERR_JOSE_KEY_INVALID",
-    `This JOSE object has no ${use} key; pass { sign, encrypt } or a string secret to use it.`,
-  );
+/** How the sides of one key become its contexts. */
+export interface ContextBuilders {
+  /** The signing context of its signing sides. */
+  signing(sides: KeySides, header: SigningHeader): SigningContext;
+  /** The encryption context of its encryption sides. */
+  encryption(sides: KeySides, kid: string | null): EncryptionContext;
 }
 
-/** How one key gets its sides and its kid for each use. */
-interface KeyPlan {
-  sides(use: Use): Promise<KeySides>;
-  kid(use: Use): Lazy<string | null>;
+/** How one key gets its sides, its contexts and its kid for each use. */
+export interface KeyPlan {
+  /** Its sides for a use (derived, or as given); rejects when it has none for that use. */
+  sides(use: SigningOrEncryption): Promise<KeySides>;
+  /** Its kid for a use, computed on first use. */
+  kid(use: SigningOrEncryption): Lazy<string | null>;
+  /** Its contexts, from its sides. */
+  contexts: ContextBuilders;
 }
 
-function planFor(source: KeySource, purpose: string): KeyPlan {
-  switch (source.kind) {
-    case "secret": {
-      const base = lazy(() => importHkdfBase(source.secret, source.salt));
-      const kid = lazy(async () => secretKid(base.value ?? await base.get(), purpose));
-      return {
-        async sides(use) {
-          const derived = await deriveKey(base.value ?? await base.get(), purpose, use);
-          return { private: derived, public: derived };
-        },
-        kid: () => kid,
-      };
-    }
-    case "hmac": {
-      // The encryption key is derived from the signing key, so one kid names both.
-      const kid = lazy(() => keyKid(source.sign));
-      return {
-        async sides(use) {
-          if (use === "signing") return source.sign;
-          const derived = await deriveKeyFromHmac(source.sign.private!, purpose);
-          return { private: derived, public: derived };
-        },
-        kid: () => kid,
-      };
-    }
-    case "keys": {
-      const { sign, encrypt } = source;
-      const signKid = lazy(async () => sign ? await keyKid(sign) : null);
-      const encryptKid = lazy(async () => encrypt ? await keyKid(encrypt) : null);
-      return {
-        sides(use) {
-          const sides = use === "signing" ? sign : encrypt;
-          return sides ? Promise.resolve(sides) : Promise.reject(noKey(use));
-        },
-        kid: (use) => use === "signing" ? signKid : encryptKid,
-      };
-    }
-  }
+// A derived key is made by `deriveKey` with known algorithms and usages: nothing to check.
+const DERIVED: ContextBuilders = {
+  signing: (sides, header) => derivedSigningContext(sides.private!, header),
+  encryption: (sides, kid) => derivedEncryptionContext(sides.private!, kid),
+};
+
+/** The plan of a string or byte secret: every key, and the kid, derived with HKDF. */
+function secretPlan(source: KeySource & { kind: "secret" }, purpose: string): KeyPlan {
+  const base = lazy(() => importHkdfBase(source.secret, source.salt));
+  const kid = lazy(async () => secretKid(base.value ?? await base.get(), purpose));
+  return {
+    async sides(use) {
+      const derived = await deriveKey(base.value ?? await base.get(), purpose, use);
+      return { private: derived, public: derived };
+    },
+    kid: () => kid,
+    contexts: DERIVED,
+  };
 }
 
 /** One use of every key: its kids, then its contexts, each built on first use. */
 function layOut<C>(
   plans: readonly KeyPlan[],
-  use: Use,
-  build: (sides: KeySides, kid: string | null) => C,
+  use: SigningOrEncryption,
+  build: (plan: KeyPlan, sides: KeySides, kid: string | null) => C,
 ): KeyUse<C> {
   const kids = plans.map((plan) => plan.kid(use));
   // Every kid is known once any key is in use, so a lookup never costs a crypto call later.
@@ -105,7 +85,7 @@ function layOut<C>(
   const contexts = plans.map((plan, index) =>
     lazy(async () => {
       const [sides, known] = await Promise.all([plan.sides(use), allKids.get()]);
-      return build(sides, known[index]);
+      return build(plan, sides, known[index]);
     })
   );
   return { contexts, kids };
@@ -117,10 +97,20 @@ export function createKeyRing(
   options: { purpose: string; typ: string },
 ): KeyRing {
   const { purpose, typ } = options;
-  const plans = sources.map((source) => planFor(source, purpose));
+  const plans = sources.map((source) =>
+    source.kind === "secret" ? secretPlan(source, purpose) : source.plan(purpose)
+  );
   return {
-    signing: layOut(plans, "signing", (sides, kid) => signingContext(sides, { typ, kid })),
-    encryption: layOut(plans, "encryption", encryptionContext),
+    signing: layOut(
+      plans,
+      "signing",
+      (plan, sides, kid) => plan.contexts.signing(sides, { typ, kid }),
+    ),
+    encryption: layOut(
+      plans,
+      "encryption",
+      (plan, sides, kid) => plan.contexts.encryption(sides, kid),
+    ),
   };
 }
 

@@ -10,7 +10,7 @@ import { encodeBase64Url } from "./base64url.ts";
 import type { HkdfBase, KeySides } from "./keys.ts";
 
 /** Input no JWS signing input can equal: it holds "@", "/" and a space. */
-const LABEL = encoder.encode("@service-stack/auth kid");
+const LABEL = /* @__PURE__ */ encoder.encode("@service-stack/auth kid");
 /** Bits of a derived kid: 64, 11 base64url characters. */
 const KID_BITS = 64;
 

@@ -8,16 +8,17 @@
  */
 
 import { type HmacSha256, hmacSha256 } from "../sha256.ts";
+import type { WebCryptoKey } from "./types.ts";
 
 /** The JavaScript HMAC of each derived key, by key object (nothing outlives the key). */
-const local = new WeakMap<CryptoKey, HmacSha256>();
+const local = new WeakMap<object, HmacSha256>();
 
 /** Records the bytes of an HS256 key derived here. */
-export function keepLocalHmac(key: CryptoKey, bytes: Uint8Array): void {
+export function keepLocalHmac(key: WebCryptoKey, bytes: Uint8Array): void {
   local.set(key, hmacSha256(bytes));
 }
 
 /** The JavaScript HMAC of a derived HS256 key, or `undefined` for any other key. */
 export function localHmacOf(key: unknown): HmacSha256 | undefined {
-  return typeof key === "object" && key !== null ? local.get(key as CryptoKey) : undefined;
+  return typeof key === "object" && key !== null ? local.get(key) : undefined;
 }

@@ -1,5 +1,6 @@
 /**
  * JWE content encryption: AES-GCM and AES-CBC with HMAC-SHA2 (RFC 7518 section 5).
+ * The AES-GCM functions stand alone, for the keys derived from a secret.
  *
  * @module
  */
@@ -53,6 +54,61 @@ function macInput(aad: Bytes, iv: Bytes, ciphertext: Bytes): Bytes {
   return concat(aad, iv, ciphertext, al);
 }
 
+/** The two arrays as one view when the second directly follows the first in one buffer. */
+function adjacent(first: Bytes, second: Bytes): Bytes | undefined {
+  return first.buffer === second.buffer &&
+      first.byteOffset + first.byteLength === second.byteOffset
+    ? new Uint8Array(first.buffer, first.byteOffset, first.byteLength + second.byteLength)
+    : undefined;
+}
+
+/** Bytes of an AES-GCM IV and tag, for every key size (RFC 7518 5.3). */
+const GCM_IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+
+/**
+ * AES-GCM content encryption (A128GCM, A192GCM, A256GCM: the key decides).
+ * `iv` is for known-answer tests only; a fresh random IV is used otherwise.
+ */
+export async function encryptGcm(
+  cek: ContentKey,
+  plaintext: Uint8Array,
+  aad: Bytes,
+  iv?: Bytes,
+): Promise<SealedContent> {
+  const nonce = iv ?? randomBytes(GCM_IV_BYTES);
+  const sealed = new Uint8Array(
+    await subtle.encrypt(
+      { name: "AES-GCM", iv: nonce, additionalData: aad, tagLength: 128 },
+      cek instanceof Uint8Array ? await importGcm(cek, "encrypt") : cek,
+      plaintext as Bytes,
+    ),
+  );
+  const split = sealed.length - GCM_TAG_BYTES;
+  return { iv: nonce, ciphertext: sealed.subarray(0, split), tag: sealed.subarray(split) };
+}
+
+/** AES-GCM content decryption; any failure is `ERR_JWE_DECRYPTION_FAILED`. */
+export async function decryptGcm(
+  cek: ContentKey,
+  parts: SealedContent,
+  aad: Bytes,
+): Promise<Bytes> {
+  const { iv, ciphertext, tag } = parts;
+  if (iv.length !== GCM_IV_BYTES || tag.length !== GCM_TAG_BYTES) decryptionFailed();
+  try {
+    return new Uint8Array(
+      await subtle.decrypt(
+        { name: "AES-GCM", iv, additionalData: aad, tagLength: 128 },
+        cek instanceof Uint8Array ? await importGcm(cek, "decrypt") : cek,
+        adjacent(ciphertext, tag) ?? join(ciphertext, tag),
+      ),
+    );
+  } catch {
+    return decryptionFailed();
+  }
+}
+
 /**
  * Encrypts `plaintext` with authenticated data `aad`. `iv` is for
  * known-answer tests only; a fresh random IV is used otherwise.
@@ -65,32 +121,14 @@ export async function encryptContent(
   iv?: Bytes,
 ): Promise<SealedContent> {
   const spec = CONTENT[enc];
+  if (spec.gcm) return await encryptGcm(cek, plaintext, aad, iv);
   const nonce = iv ?? randomBytes(spec.ivBytes);
-  if (spec.gcm) {
-    const sealed = new Uint8Array(
-      await subtle.encrypt(
-        { name: "AES-GCM", iv: nonce, additionalData: aad, tagLength: 128 },
-        cek instanceof Uint8Array ? await importGcm(cek, "encrypt") : cek,
-        plaintext as Bytes,
-      ),
-    );
-    const split = sealed.length - 16;
-    return { iv: nonce, ciphertext: sealed.subarray(0, split), tag: sealed.subarray(split) };
-  }
   const [macKey, encKey] = await splitCbcKey(enc, cek, "encrypt");
   const ciphertext = new Uint8Array(
     await subtle.encrypt({ name: "AES-CBC", iv: nonce }, encKey, plaintext as Bytes),
   );
   const mac = await subtle.sign("HMAC", macKey, macInput(aad, nonce, ciphertext));
   return { iv: nonce, ciphertext, tag: new Uint8Array(mac, 0, spec.tagBytes) };
-}
-
-/** The two arrays as one view when the second directly follows the first in one buffer. */
-function adjacent(first: Bytes, second: Bytes): Bytes | undefined {
-  return first.buffer === second.buffer &&
-      first.byteOffset + first.byteLength === second.byteOffset
-    ? new Uint8Array(first.buffer, first.byteOffset, first.byteLength + second.byteLength)
-    : undefined;
 }
 
 /** Decrypts and authenticates; any failure is `ERR_JWE_DECRYPTION_FAILED`. */
@@ -101,21 +139,9 @@ export async function decryptContent(
   aad: Bytes,
 ): Promise<Bytes> {
   const spec = CONTENT[enc];
+  if (spec.gcm) return await decryptGcm(cek, parts, aad);
   const { iv, ciphertext, tag } = parts;
   if (iv.length !== spec.ivBytes || tag.length !== spec.tagBytes) decryptionFailed();
-  if (spec.gcm) {
-    try {
-      return new Uint8Array(
-        await subtle.decrypt(
-          { name: "AES-GCM", iv, additionalData: aad, tagLength: 128 },
-          cek instanceof Uint8Array ? await importGcm(cek, "decrypt") : cek,
-          adjacent(ciphertext, tag) ?? join(ciphertext, tag),
-        ),
-      );
-    } catch {
-      return decryptionFailed();
-    }
-  }
   let plaintext: ArrayBuffer;
   try {
     const [macKey, encKey] = await splitCbcKey(enc, cek, "decrypt");

@@ -6,6 +6,7 @@
 
 import { buildJose } from "./_jose.ts";
 import { checkOptions } from "./_options.ts";
+import { WEB_CRYPTO_KEYS } from "./_web_crypto_keys.ts";
 import { resolveKeySources } from "./keys.ts";
 import type { Jose, JoseOptions, JWTKey } from "./types.ts";
 
@@ -76,6 +77,9 @@ import type { Jose, JoseOptions, JWTKey } from "./types.ts";
  */
 export function createJose(key: JWTKey | readonly JWTKey[], options: JoseOptions = {}): Jose {
   const checked = checkOptions(options);
-  const sources = resolveKeySources(key, checked.mode, { salt: options.salt });
+  const sources = resolveKeySources(key, checked.mode, {
+    salt: options.salt,
+    webCrypto: WEB_CRYPTO_KEYS,
+  });
   return buildJose(sources, { ...checked, issuer: options.issuer, audience: options.audience });
 }

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { isCryptoKey } from "./_common.ts";
 import { buildJose } from "./_jose.ts";
 import { checkOptions } from "./_options.ts";
-import { isKeyPair, resolveKeySources } from "./keys.ts";
+import { WEB_CRYPTO_KEYS } from "./_web_crypto_keys.ts";
+import { resolveKeySources, type WebCryptoKit } from "./keys.ts";
 import type { Jose, JoseOptions, JWTKey, JWTMode } from "./types.ts";
 
 /** The kinds of token the authentication core makes. */
@@ -40,24 +40,19 @@ const PURPOSES: readonly TokenPurpose[] = [
   "two-factor",
   "passkey",
 ];
-const ENCRYPTION_KEYS = new Set(["AES-GCM", "AES-KW", "RSA-OAEP", "ECDH"]);
 
-/** What one lone Web Crypto key can do; undefined for secrets, `{ sign, encrypt }` and non-keys. */
-function loneKeyKind(key: unknown): "encryption" | "hmac" | "asymmetric" | undefined {
-  const name = isCryptoKey(key)
-    ? key.algorithm.name
-    : isKeyPair(key)
-    ? key.publicKey.algorithm.name
-    : undefined;
-  if (name === undefined) return undefined;
-  if (ENCRYPTION_KEYS.has(name)) return "encryption";
-  return name === "HMAC" ? "hmac" : "asymmetric";
-}
-
-/** The mode tokens of a purpose get with this key: see {@link joseForPurpose}. */
-export function purposeMode(key: unknown, purpose: TokenPurpose, sessionMode: JWTMode): JWTMode {
+/**
+ * The mode tokens of a purpose get with this key: see {@link joseForPurpose}.
+ * `webCrypto` tells what a Web Crypto key can do; without it every key is a secret.
+ */
+export function purposeMode(
+  key: unknown,
+  purpose: TokenPurpose,
+  sessionMode: JWTMode,
+  webCrypto: WebCryptoKit | undefined,
+): JWTMode {
   if (purpose === "session") return sessionMode;
-  const kind = loneKeyKind(key);
+  const kind = webCrypto?.kindOf(key);
   if (kind === "encryption") return "encrypted";
   // CSRF tokens are handed to the page anyway: they need integrity, not secrecy.
   if (purpose === "csrf") return "signed";
@@ -118,6 +113,19 @@ export function purposeMode(key: unknown, purpose: TokenPurpose, sessionMode: JW
  * ```
  */
 export function joseForPurpose(key: JWTKey | readonly JWTKey[], options: PurposeOptions): Jose {
+  return purposeJose(key, options, WEB_CRYPTO_KEYS);
+}
+
+/**
+ * {@link joseForPurpose} with Web Crypto keys supported only when
+ * `webCrypto` is given: without it, only string and byte secrets are keys
+ * (`createAuth` of `core.ts` without the `webCryptoKeys` feature).
+ */
+export function purposeJose(
+  key: JWTKey | readonly JWTKey[],
+  options: PurposeOptions,
+  webCrypto: WebCryptoKit | undefined,
+): Jose {
   const purpose = options?.purpose;
   if (!PURPOSES.includes(purpose)) {
     throw new TypeError(
@@ -129,11 +137,12 @@ export function joseForPurpose(key: JWTKey | readonly JWTKey[], options: Purpose
   const first = Array.isArray(key) ? key[0] : key;
   const checked = checkOptions({
     ...options,
-    mode: purposeMode(first, purpose, options.mode ?? "sealed"),
+    mode: purposeMode(first, purpose, options.mode ?? "sealed", webCrypto),
   });
   const sources = resolveKeySources(key, checked.mode, {
     salt: options.salt,
     sealWithHmac: purpose !== "session" && purpose !== "csrf",
+    webCrypto,
   });
   return buildJose(sources, { ...checked, issuer: options.issuer, audience: options.audience });
 }

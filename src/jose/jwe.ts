@@ -24,10 +24,18 @@ import {
   jweProfileForKey,
 } from "./algorithms.ts";
 import { decodeBase64UrlInto, decodedBase64UrlLength, encodeBase64Url } from "./base64url.ts";
-import { decryptContent, encryptContent, type SealedContent } from "./content.ts";
+import {
+  type ContentKey,
+  decryptContent,
+  decryptGcm,
+  encryptContent,
+  encryptGcm,
+  type SealedContent,
+} from "./content.ts";
 import {
   checkEncryptedKeySegment,
   checkJWEKeyUsage,
+  type ContentKeyResult,
   createContentKey,
   type JWEKey,
   keyFits,
@@ -57,6 +65,79 @@ export function encodeJWEHeader(header: JWEHeader): EncodedHeader {
   return { segment, aad: encoder.encode(segment), header };
 }
 
+/**
+ * The algorithms one JWE operation can run: {@link EVERY_ALGORITHM}, or
+ * {@link DIRECT_A256GCM} for the keys derived from a secret, which then
+ * bring none of the key management code.
+ */
+export interface JWESuite {
+  /** Whether `key` can serve `alg` with `enc` at all (type, size, curve). */
+  keyFits(key: JWEKey, alg: JWEAlgorithm, enc: JWEEncryption): boolean;
+  /** Checks that the encrypted key segment is empty exactly for the direct algorithms. */
+  checkEncryptedKey(alg: JWEAlgorithm, encryptedKey: Uint8Array): void;
+  /** The content key of a new message and what carries it (never called for `dir`). */
+  createContentKey(
+    alg: JWEAlgorithm,
+    enc: JWEEncryption,
+    key: JWEKey,
+    header: { apu?: unknown; apv?: unknown },
+    fixedCek?: Bytes,
+  ): Promise<ContentKeyResult>;
+  /** The content key of a message (never called for `dir`). */
+  recoverContentKey(
+    alg: JWEAlgorithm,
+    enc: JWEEncryption,
+    key: JWEKey,
+    encryptedKey: Bytes,
+    header: Record<string, unknown>,
+  ): Promise<ContentKey>;
+  /** Content encryption; `iv` for known-answer tests only. */
+  encryptContent(
+    enc: JWEEncryption,
+    cek: ContentKey,
+    plaintext: Uint8Array,
+    aad: Bytes,
+    iv?: Bytes,
+  ): Promise<SealedContent>;
+  /** Content decryption; any failure is `ERR_JWE_DECRYPTION_FAILED`. */
+  decryptContent(
+    enc: JWEEncryption,
+    cek: ContentKey,
+    parts: SealedContent,
+    aad: Bytes,
+  ): Promise<Bytes>;
+}
+
+/** Every supported key management and content encryption algorithm. */
+export const EVERY_ALGORITHM: JWESuite = {
+  keyFits,
+  checkEncryptedKey: checkEncryptedKeySegment,
+  createContentKey,
+  recoverContentKey,
+  encryptContent,
+  decryptContent,
+};
+
+/**
+ * `dir` with A256GCM, the only algorithms of the keys derived from a secret
+ * (their headers are pinned to them before any of these runs).
+ */
+export const DIRECT_A256GCM: JWESuite = {
+  keyFits: (key, alg, enc) =>
+    alg === "dir" && enc === "A256GCM" && !(key instanceof Uint8Array) &&
+    key.algorithm.name === "AES-GCM" && (key.algorithm as AesKeyAlgorithm).length === 256,
+  checkEncryptedKey(alg, encryptedKey) {
+    if (alg !== "dir") algorithmNotAllowed("alg", alg);
+    if (encryptedKey.length !== 0) {
+      fail("ERR_JOSE_INVALID", "The encrypted key segment is not empty; expected none with dir.");
+    }
+  },
+  createContentKey: (alg) => algorithmNotAllowed("alg", alg),
+  recoverContentKey: (alg) => algorithmNotAllowed("alg", alg),
+  encryptContent: (_enc, cek, plaintext, aad, iv) => encryptGcm(cek, plaintext, aad, iv),
+  decryptContent: (_enc, cek, parts, aad) => decryptGcm(cek, parts, aad),
+};
+
 /** Fixed CEK and IV, for known-answer tests only. */
 export interface FixedRandomness {
   cek?: Bytes;
@@ -64,7 +145,19 @@ export interface FixedRandomness {
 }
 
 /** Encrypts with a key already checked; `encoded`, when given, is the header pre-encoded. */
-export async function encryptWithKey(
+export function encryptWithKey(
+  key: JWEKey,
+  header: JWEHeader,
+  plaintext: Uint8Array,
+  encoded?: EncodedHeader,
+  fixed?: FixedRandomness,
+): Promise<string> {
+  return encryptWith(EVERY_ALGORITHM, key, header, plaintext, encoded, fixed);
+}
+
+/** {@link encryptWithKey} with the algorithms of `suite` only. */
+export async function encryptWith(
+  suite: JWESuite,
   key: JWEKey,
   header: JWEHeader,
   plaintext: Uint8Array,
@@ -75,12 +168,12 @@ export async function encryptWithKey(
   // `dir` needs no Web Crypto call to get its content key.
   const { cek, encryptedKey, epk } = alg === "dir"
     ? { cek: key, encryptedKey: EMPTY, epk: undefined }
-    : await createContentKey(alg, enc, key, header, fixed?.cek);
+    : await suite.createContentKey(alg, enc, key, header, fixed?.cek);
   // The ephemeral key is part of the protected header, so it is encoded per message.
   const { segment, aad } = epk
     ? encodeJWEHeader({ ...header, epk })
     : encoded ?? encodeJWEHeader(header);
-  const { iv, ciphertext, tag } = await encryptContent(enc, cek, plaintext, aad, fixed?.iv);
+  const { iv, ciphertext, tag } = await suite.encryptContent(enc, cek, plaintext, aad, fixed?.iv);
   return `${segment}.${encodeBase64Url(encryptedKey)}.${encodeBase64Url(iv)}.${
     encodeBase64Url(ciphertext)
   }.${encodeBase64Url(tag)}`;
@@ -107,6 +200,7 @@ function checkHeader(
   parsed: Record<string, unknown>,
   key: JWEKey,
   expect: JWEExpectation,
+  suite: JWESuite,
 ): JWEHeader {
   rejectCrit(parsed);
   // Compression is refused outright: decompression bombs (RFC 8725 3.6).
@@ -117,7 +211,7 @@ function checkHeader(
   const enc = parsed.enc as JWEEncryption;
   if (!expect.algorithms.includes(alg)) algorithmNotAllowed("alg", alg);
   if (!expect.encryptionAlgorithms.includes(enc)) algorithmNotAllowed("enc", enc);
-  if (!keyFits(key, alg, enc)) algorithmNotAllowed("alg", alg);
+  if (!suite.keyFits(key, alg, enc)) algorithmNotAllowed("alg", alg);
   if (!(expect.typMayBeAbsent && parsed.typ === undefined)) {
     checkMediaType(parsed, "typ", expect.typ);
   }
@@ -145,7 +239,17 @@ function decodeSealedParts(iv: string, ciphertext: string, tag: string): SealedC
 }
 
 /** Decrypts with a key already checked for decryption. */
-export async function decryptWithKey(
+export function decryptWithKey(
+  key: JWEKey,
+  token: string,
+  expect: JWEExpectation,
+): Promise<DecryptedJWE & { plaintext: Bytes }> {
+  return decryptWith(EVERY_ALGORITHM, key, token, expect);
+}
+
+/** {@link decryptWithKey} with the algorithms of `suite` only. */
+export async function decryptWith(
+  suite: JWESuite,
   key: JWEKey,
   token: string,
   expect: JWEExpectation,
@@ -160,16 +264,16 @@ export async function decryptWithKey(
     header = expect.knownHeader.header;
     aad = expect.knownHeader.aad;
   } else {
-    header = checkHeader(expect.parsedHeader ?? parseHeader(headerSegment), key, expect);
+    header = checkHeader(expect.parsedHeader ?? parseHeader(headerSegment), key, expect, suite);
     aad = encoder.encode(headerSegment);
   }
   const encryptedKey = keySegment === "" ? EMPTY : decode(keySegment);
   const parts = decodeSealedParts(ivSegment, ciphertextSegment, tagSegment);
-  checkEncryptedKeySegment(header.alg, encryptedKey);
+  suite.checkEncryptedKey(header.alg, encryptedKey);
   const cek = header.alg === "dir"
     ? key
-    : await recoverContentKey(header.alg, header.enc, key, encryptedKey, header);
-  const plaintext = await decryptContent(header.enc, cek, parts, aad);
+    : await suite.recoverContentKey(header.alg, header.enc, key, encryptedKey, header);
+  const plaintext = await suite.decryptContent(header.enc, cek, parts, aad);
   return { plaintext, header };
 }
 

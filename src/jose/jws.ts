@@ -230,3 +230,13 @@ export async function verifyCompactJWS(
   }
   return await verifyWithKey(jwsKey, token, { algorithms, typ: options.typ });
 }
+
+/**
+ * The JWS key of an HMAC key `deriveKey` made from a secret: HS256, 256
+ * bits, both usages, by construction. None of the checks of
+ * {@link prepareJWSKey} can fail for it, so none of them (and none of the
+ * algorithm table) comes along with the keys of a secret.
+ */
+export function derivedJWSKey(key: WebCryptoKey): JWSKey {
+  return { alg: "HS256", key, params: { name: "HMAC" }, local: localHmacOf(key) };
+}

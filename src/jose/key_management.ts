@@ -256,8 +256,12 @@ export async function createContentKey(
   }
 }
 
-/** Field prime and `b` of the NIST curves (a = -3), for the on-curve check. */
-const CURVES: Record<string, { p: bigint; b: bigint; bytes: number }> = {
+/**
+ * Field prime and `b` of the NIST curves (a = -3), for the on-curve check.
+ * Computed in a call marked pure: a bundler keeps a top-level BigInt
+ * expression, even in an app that never uses ECDH-ES.
+ */
+const CURVES: Record<string, { p: bigint; b: bigint; bytes: number }> = /* @__PURE__ */ (() => ({
   "P-256": {
     p: 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n,
     b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn,
@@ -273,7 +277,7 @@ const CURVES: Record<string, { p: bigint; b: bigint; bytes: number }> = {
     b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
     bytes: 66,
   },
-};
+}))();
 
 function toBigInt(bytes: Uint8Array): bigint {
   let hex = "0x0";

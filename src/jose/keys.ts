@@ -1,7 +1,9 @@
 /**
  * Keys for `createJose`: synchronous validation of what the caller passed (a
- * key or a list of keys), HKDF-SHA-256 derivation of per-purpose keys from a
- * secret, and the AES-GCM key a lone HMAC key derives for sealing.
+ * key or a list of keys) and HKDF-SHA-256 derivation of per-purpose keys
+ * from a string or byte secret. Web Crypto keys (`CryptoKey`, key pairs,
+ * `{ sign, encrypt }`) are validated by a {@link WebCryptoKit} the caller
+ * passes, so that code holding only secrets never reaches theirs.
  *
  * @module
  */
@@ -9,9 +11,9 @@
 import { keepLocalHmac } from "./_local_hmac.ts";
 import { isRecord } from "../is_record.ts";
 import { type Bytes, encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
+import type { KeyPlan } from "./_key_ring.ts";
 import { JoseError } from "./errors.ts";
-import { jweProfileForKey, jwsAlgorithmForKey } from "./algorithms.ts";
-import type { CryptoSecret, JWTKey, JWTMode } from "./types.ts";
+import type { CryptoSecret, JWTKey, JWTMode, WebCryptoKey, WebCryptoKeyPair } from "./types.ts";
 
 /** Secrets shorter than this many bytes are refused. */
 const MIN_SECRET_BYTES = 32;
@@ -19,20 +21,24 @@ const MIN_SECRET_BYTES = 32;
 /** The two sides of a key: the one that signs/decrypts and the one that verifies/encrypts. */
 export interface KeySides {
   /** Secret or private key: signs, decrypts. */
-  private?: CryptoKey;
+  private?: WebCryptoKey;
   /** Secret or public key: verifies, encrypts. */
-  public?: CryptoKey;
+  public?: WebCryptoKey;
 }
 
 /**
- * One key `createJose` was given, validated: a secret to derive from, Web
- * Crypto keys to use as they are, or (`hmac`) an HMAC key that signs and from
- * which the encryption key is derived.
+ * One key `createJose` was given, validated: a secret to derive keys from,
+ * or (`webCrypto`) Web Crypto keys, laid out by the kit that validated them.
  */
 export type KeySource =
   | { kind: "secret"; secret: Bytes; salt: Bytes | undefined }
-  | { kind: "keys"; sign?: KeySides; encrypt?: KeySides }
-  | { kind: "hmac"; sign: KeySides };
+  | {
+    kind: "webCrypto";
+    /** Whether its encryption key derives from its signing key (a lone HMAC key that seals). */
+    selfSealing: boolean;
+    /** How it gets its contexts and kids for one purpose. */
+    plan(purpose: string): KeyPlan;
+  };
 
 /** Options of {@link resolveKeySources}. */
 export interface ResolveOptions {
@@ -40,45 +46,40 @@ export interface ResolveOptions {
   salt?: string | Uint8Array;
   /** Lets a lone HMAC key seal: it signs, and an AES-GCM key derived from it encrypts. */
   sealWithHmac?: boolean;
+  /** Validates Web Crypto keys; without it only string and byte secrets are keys. */
+  webCrypto?: WebCryptoKit;
+}
+
+/** What one lone Web Crypto key (or pair) can do. */
+export type LoneKeyKind = "encryption" | "hmac" | "asymmetric";
+
+/**
+ * Support for Web Crypto keys (`CryptoKey`, `CryptoKeyPair`, `{ sign, encrypt }`):
+ * `WEB_CRYPTO_KEYS` of `_web_crypto_keys.ts`. `createJose` and `joseForPurpose`
+ * always pass it; `createAuth` of `core.ts` only with the `webCryptoKeys`
+ * feature, so that an app configured with string secrets bundles none of
+ * the asymmetric and key-management code.
+ */
+export interface WebCryptoKit {
+  /** Validates a key for a mode; undefined when it is no Web Crypto key, pair or `{ sign, encrypt }`. */
+  resolve(key: unknown, mode: JWTMode, options: ResolveOptions): KeySource | undefined;
+  /** What one lone key or pair can do; undefined for anything else (`{ sign, encrypt }` included). */
+  kindOf(key: unknown): LoneKeyKind | undefined;
 }
 
 /** Whether a value is a Web Crypto key pair. */
-export function isKeyPair(value: unknown): value is CryptoKeyPair {
+export function isKeyPair(value: unknown): value is WebCryptoKeyPair {
   return isRecord(value) && isCryptoKey(value.privateKey) && isCryptoKey(value.publicKey);
 }
 
-function isCryptoSecret(value: unknown): value is CryptoSecret {
+/** Whether a value has the shape of `{ sign, encrypt }` (its keys are checked by the kit). */
+export function isCryptoSecret(value: unknown): value is CryptoSecret {
   return isRecord(value) && "sign" in value && "encrypt" in value;
 }
 
-function sidesOf(key: CryptoKey | CryptoKeyPair, role: string): KeySides {
-  if (isCryptoKey(key)) {
-    if (key.type === "secret") return { private: key, public: key };
-    return key.type === "private" ? { private: key } : { public: key };
-  }
-  if (isKeyPair(key)) {
-    if (key.privateKey.algorithm.name !== key.publicKey.algorithm.name) {
-      keyInvalid(`The ${role} key pair mixes algorithms; expected both keys of one algorithm.`);
-    }
-    return { private: key.privateKey, public: key.publicKey };
-  }
-  return keyInvalid(`The ${role} key is not a CryptoKey or CryptoKeyPair; expected one of them.`);
-}
-
-function anyKey(sides: KeySides): CryptoKey {
-  return (sides.public ?? sides.private)!;
-}
-
-function signingSides(key: CryptoKey | CryptoKeyPair): KeySides {
-  const sides = sidesOf(key, "signing");
-  jwsAlgorithmForKey(anyKey(sides));
-  return sides;
-}
-
-function encryptionSides(key: CryptoKey | CryptoKeyPair): KeySides {
-  const sides = sidesOf(key, "encryption");
-  jweProfileForKey(anyKey(sides));
-  return sides;
+/** Whether a key needs a {@link WebCryptoKit}: a `CryptoKey`, a `CryptoKeyPair` or `{ sign, encrypt }`. */
+export function isWebCryptoKey(value: unknown): boolean {
+  return isCryptoKey(value) || isKeyPair(value) || isCryptoSecret(value);
 }
 
 function secretBytes(key: string | Uint8Array): Bytes {
@@ -103,23 +104,14 @@ function resolveKeySource(key: JWTKey, mode: JWTMode, options: ResolveOptions): 
   if (typeof key === "string" || key instanceof Uint8Array) {
     return { kind: "secret", secret: secretBytes(key), salt: saltBytes(options.salt) };
   }
-  if (isCryptoKey(key) || isKeyPair(key)) {
-    if (mode === "sealed") {
-      if (options.sealWithHmac && isCryptoKey(key) && key.algorithm.name === "HMAC") {
-        return { kind: "hmac", sign: signingSides(key) };
-      }
-      keyInvalid(
-        "In sealed mode one CryptoKey or CryptoKeyPair cannot both sign and encrypt; " +
-          "pass { sign, encrypt } (a CryptoSecret), a string secret, or choose mode " +
-          '"signed" or "encrypted".',
-      );
-    }
-    return mode === "signed"
-      ? { kind: "keys", sign: signingSides(key) }
-      : { kind: "keys", encrypt: encryptionSides(key) };
-  }
-  if (isCryptoSecret(key)) {
-    return { kind: "keys", sign: signingSides(key.sign), encrypt: encryptionSides(key.encrypt) };
+  const { webCrypto } = options;
+  const source = webCrypto?.resolve(key, mode, options);
+  if (source !== undefined) return source;
+  if (webCrypto === undefined && isWebCryptoKey(key)) {
+    keyInvalid(
+      "The key is a CryptoKey, CryptoKeyPair or { sign, encrypt }, which this JOSE object " +
+        "was made without support for; expected a string or byte secret.",
+    );
   }
   return keyInvalid(
     "The key is not a string, Uint8Array, CryptoKey, CryptoKeyPair or { sign, encrypt }; " +
@@ -155,7 +147,7 @@ export function resolveKeySources(
 
 /** The HKDF input key and salt (SHA-256 of the secret unless a salt is given). */
 export interface HkdfBase {
-  key: CryptoKey;
+  key: WebCryptoKey;
   salt: Bytes;
 }
 
@@ -176,7 +168,7 @@ export async function deriveKey(
   base: HkdfBase,
   purpose: string,
   use: "signing" | "encryption",
-): Promise<CryptoKey> {
+): Promise<WebCryptoKey> {
   const params = {
     name: "HKDF",
     hash: "SHA-256",
@@ -198,21 +190,4 @@ export async function deriveKey(
   keepLocalHmac(key, bytes);
   bytes.fill(0);
   return key;
-}
-
-/**
- * Derives an A256GCM key from an HMAC key, with HMAC as the PRF: the first 32
- * bytes of HMAC(key, "@service-stack/auth {purpose} encryption"). The label
- * holds spaces and "@", which no JWS signing input does, so no token the key
- * signs ever carries this value.
- */
-export async function deriveKeyFromHmac(hmac: CryptoKey, purpose: string): Promise<CryptoKey> {
-  if (!hmac.usages.includes("sign")) {
-    keyInvalid(
-      'Deriving the encryption key needs the HMAC key\'s "sign" usage; expected a key created with it.',
-    );
-  }
-  const label = encoder.encode(`@service-stack/auth ${purpose} encryption`);
-  const bytes = new Uint8Array(await subtle.sign("HMAC", hmac, label)).subarray(0, 32);
-  return await subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
 }
