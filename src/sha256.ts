@@ -30,8 +30,16 @@ const K = Int32Array.from(PRIMES, (p) => fraction32(Math.cbrt(p)));
 /** Initial hash value: fractions of the square roots of the first 8 primes. */
 const INITIAL = PRIMES.slice(0, 8).map((p) => fraction32(Math.sqrt(p)));
 
+/**
+ * The message schedule and the padded tail, reused: every function here runs
+ * to its end without yielding, so no two calls ever share them at once.
+ */
+const W = new Int32Array(64);
+const TAIL = new Uint8Array(128);
+
 /** Runs the compression function over `blocks` (a multiple of 64 bytes) into `state`. */
-function compress(state: Int32Array, blocks: Uint8Array, w: Int32Array): void {
+function compress(state: Int32Array, blocks: Uint8Array): void {
+  const w = W;
   for (let offset = 0; offset < blocks.length; offset += 64) {
     for (let i = 0; i < 16; i++) {
       const at = offset + i * 4;
@@ -76,11 +84,11 @@ function compress(state: Int32Array, blocks: Uint8Array, w: Int32Array): void {
  * multiple of 64): absorbs `data`, pads, and writes the digest.
  */
 function finish(state: Int32Array, prefixLength: number, data: Uint8Array): Bytes {
-  const w = new Int32Array(64);
   const whole = data.length - (data.length % 64);
-  compress(state, data.subarray(0, whole), w);
+  compress(state, data.subarray(0, whole));
   const rest = data.length - whole;
-  const tail = new Uint8Array(rest < 56 ? 64 : 128);
+  const tail = TAIL.subarray(0, rest < 56 ? 64 : 128);
+  tail.fill(0);
   tail.set(data.subarray(whole));
   tail[rest] = 0x80;
   const bits = (prefixLength + data.length) * 8;
@@ -95,7 +103,7 @@ function finish(state: Int32Array, prefixLength: number, data: Uint8Array): Byte
   tail[end - 3] = bits >>> 16;
   tail[end - 2] = bits >>> 8;
   tail[end - 1] = bits;
-  compress(state, tail, w);
+  compress(state, tail);
   const digest = new Uint8Array(32);
   for (let i = 0; i < 8; i++) {
     digest[i * 4] = state[i] >>> 24;
@@ -139,11 +147,10 @@ export type HmacSha256 = (message: Uint8Array) => Bytes;
 export function hmacSha256(key: Uint8Array): HmacSha256 {
   const block = new Uint8Array(64);
   block.set(key.length > 64 ? sha256(key) : key);
-  const w = new Int32Array(64);
   const inner = Int32Array.from(INITIAL);
   const outer = Int32Array.from(INITIAL);
-  compress(inner, block.map((byte) => byte ^ 0x36), w);
-  compress(outer, block.map((byte) => byte ^ 0x5c), w);
+  compress(inner, block.map((byte) => byte ^ 0x36));
+  compress(outer, block.map((byte) => byte ^ 0x5c));
   block.fill(0);
   return (message) => finish(outer.slice(), 64, finish(inner.slice(), 64, message));
 }

@@ -266,13 +266,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
     getPasskey: (id) =>
       settle(() => {
         const passkey = passkeys.get(checkPasskeyId(id));
-        return passkey === undefined ? null : structuredClone(passkey);
+        return passkey === undefined ? null : copyPasskey(passkey);
       }),
 
     listPasskeys: (sub) =>
       settle(() => {
         const ids = passkeyUsers.get(checkKey("sub", sub)) ?? [];
-        return [...ids].map((id) => structuredClone(passkeys.get(id)!));
+        return [...ids].map((id) => copyPasskey(passkeys.get(id)!));
       }),
 
     deletePasskey: (id) =>
@@ -295,6 +295,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
         }
       }),
   };
+}
+
+/**
+ * A copy the caller may change freely: every field is a primitive but the
+ * transports list (checkPasskey built the stored object so). A spread is
+ * a fraction of a microsecond; structuredClone was 5 µs a call.
+ */
+function copyPasskey(passkey: StoredPasskey): StoredPasskey {
+  return { ...passkey, transports: [...passkey.transports] };
 }
 
 /** A whole number above 0, or the fallback when not given. */

@@ -272,9 +272,12 @@ async function passkeyFlow(server: RunningServer): Promise<void> {
     await phone.page.goto(`${origin}/`);
     await waitForState(phone.page, "signed-out");
     await phone.page.click("#passkey-sign-in");
-    await waitForState(phone.page, "signed-in");
+    // The page shows the state and then the message: wait for both, as a person would see them.
+    await phone.page.waitForFunction(() =>
+      document.body.dataset.state === "signed-in" &&
+      document.getElementById("signed-in-message")?.textContent === "Signed in with a passkey."
+    );
     assert.equal(await phone.page.textContent("#user-name"), "Demo User");
-    assert.equal(await phone.page.textContent("#signed-in-message"), "Signed in with a passkey.");
     assert.deepEqual(await calls(phone.page), ["optional"]);
     assert.match((await passkeyRows(phone.page, 1))[0], /Virtual laptop.*last used/);
 

@@ -308,6 +308,32 @@ Deno.test("memory: a returned session is a copy that cannot change the stored on
   assert.deepEqual(await store.getSession("a"), { ...saved, sub: "user-1" });
 });
 
+Deno.test("memory: a returned passkey is a copy, its transports too, that cannot change the stored one", async () => {
+  const store = memoryStore();
+  const saved = {
+    id: "cred-1",
+    sub: "user-1",
+    publicKey: "AAAA",
+    algorithm: -7,
+    counter: 0,
+    transports: ["internal"],
+    aaguid: "00000000-0000-0000-0000-000000000000",
+    backedUp: false,
+    deviceType: "singleDevice" as const,
+    name: "Laptop",
+    createdAt: 1,
+  };
+  assert.equal(await store.savePasskey(saved), true);
+  saved.transports.push("usb");
+  const read = await store.getPasskey("cred-1");
+  read!.counter = 99;
+  read!.transports.push("nfc");
+  const [listed] = await store.listPasskeys("user-1");
+  listed.name = "changed";
+  listed.transports.length = 0;
+  assert.deepEqual(await store.getPasskey("cred-1"), { ...saved, transports: ["internal"] });
+});
+
 Deno.test("memory: two stores share nothing", async () => {
   const one = memoryStore();
   const two = memoryStore();
