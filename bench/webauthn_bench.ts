@@ -19,7 +19,7 @@
 // deno-lint-ignore no-import-prefix -- dev-only peer; deno.json has no import map.
 import * as peer from "npm:@simplewebauthn/server@13";
 import { decodeBase64Url } from "../jose.ts";
-import { createAuth, memoryStore } from "../mod.ts";
+import { passkeyBenchApp } from "./_passkey_app.ts";
 import { verifyAssertion } from "../src/webauthn/assertion.ts";
 import { importCredentialKey } from "../src/webauthn/cose.ts";
 import { derToRawEcdsa } from "../src/webauthn/der.ts";
@@ -118,101 +118,8 @@ for (const alg of [-7, -8, -257] as const) {
 
 // --- POST /passkey/signIn in-process -----------------------------------------
 
-const SITE = "https://example.com";
-const USER = { sub: "user-1", name: "Ada", email: "ada@example.com" };
-
 for (const alg of [-7, -8] as const) {
-  const store = memoryStore();
-  const auth = createAuth({
-    oauth: [],
-    secret: "bench-secret-0123456789abcdef-0123456789abcdef",
-    baseURL: SITE,
-    logger: false,
-    env: {},
-    credentials: { authorize: () => USER, throttle: false },
-    passkeys: { store, findUser: () => USER },
-  });
-  const handler = auth.handlers.POST;
-  const cookies = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(";")[0];
-      const at = pair.indexOf("=");
-      if (/max-age=0/i.test(line)) cookies.delete(pair.slice(0, at));
-      else cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  };
-  const cookie = () => [...cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrfToken = async () => {
-    const response = await auth.handlers.GET(
-      new Request(`${SITE}/auth/csrfToken`, { headers: { Cookie: cookie() } }),
-    );
-    keep(response);
-    return (await response.json()).csrfToken as string;
-  };
-  const post = async (path: string, body: unknown) => {
-    const request = new Request(`${SITE}/auth${path}`, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "X-CSRF-Token": await csrfToken(),
-        Cookie: cookie(),
-      },
-      body: JSON.stringify(body),
-    });
-    const response = await handler(request);
-    keep(response);
-    return response;
-  };
-  keep(await post("/signIn/credentials", { username: "ada", password: "x" }));
-  const options = await (await post("/passkey/register/options", {})).json();
-  // A counter-less authenticator: every assertion may carry counter 0.
-  const authenticator = await createAuthenticator(alg, { userHandle: options.user.id });
-  const registered = await post("/passkey/register", {
-    response: await authenticator.register({ challenge: options.challenge, origin: SITE }),
-  });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
-  // The stored key, as the bare handler holds it: imported once.
-  const stored = await store.getPasskey(authenticator.id);
-  const publicKey = await importCredentialKey(stored!.publicKey, alg);
-
-  /** A signed request for `POST /passkey/signIn` with a fresh challenge, and its cookies. */
-  const prepared = async (): Promise<Request> => {
-    const signInOptions = await (await post("/passkey/signIn/options", {})).json();
-    const response = await authenticator.authenticate({
-      challenge: signInOptions.challenge,
-      origin: SITE,
-    });
-    return new Request(`${SITE}/auth/passkey/signIn`, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        "X-CSRF-Token": await csrfToken(),
-        Cookie: cookie(),
-      },
-      body: JSON.stringify({ response }),
-    });
-  };
-
-  // The minimal handler: read the JSON, decode, one digest, one verify.
-  const bare = async (request: Request): Promise<Response> => {
-    const { response } = await request.json();
-    const fields = response.response;
-    const clientData = decodeBase64Url(fields.clientDataJSON) as Bytes;
-    const authData = decodeBase64Url(fields.authenticatorData);
-    const signed = new Uint8Array(authData.length + 32);
-    signed.set(authData);
-    signed.set(new Uint8Array(await subtle.digest("SHA-256", clientData)), authData.length);
-    const der = decodeBase64Url(fields.signature) as Bytes;
-    const ok = await subtle.verify(
-      VERIFY[alg],
-      publicKey,
-      alg === -7 ? derToRawEcdsa(der, 32) : der,
-      signed,
-    );
-    return new Response(JSON.stringify({ ok }), { status: ok ? 200 : 400 });
-  };
-
+  const { handler, prepared, credentialsRequest, bare } = await passkeyBenchApp(alg);
   const first = await handler(await prepared());
   if (first.status !== 200) throw new Error(`signIn: ${first.status} ${await first.text()}`);
   const group = `POST /passkey/signIn, ${ALG_NAMES[alg]}`;
@@ -234,15 +141,7 @@ for (const alg of [-7, -8] as const) {
     })`,
     { group, ...RUNS },
     async (b) => {
-      const request = new Request(`${SITE}/auth/signIn/credentials`, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          "X-CSRF-Token": await csrfToken(),
-          Cookie: cookie(),
-        },
-        body: JSON.stringify({ username: "ada", password: "x" }),
-      });
+      const request = await credentialsRequest();
       b.start();
       const response = await handler(request);
       b.end();

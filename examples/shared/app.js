@@ -81,10 +81,16 @@ function show(session) {
   /** @type {HTMLInputElement} */ (element("name")).value = user.name ?? "";
 }
 
-/** Reads the session again and shows it, with the devices list when signed in. */
-async function render() {
+/**
+ * Reads the session again and shows it, then `message`, then the devices
+ * list when signed in: the message is on the page as soon as the state is.
+ *
+ * @param {{ where: string, text: string }} [message]
+ */
+async function render(message) {
   const session = await auth.getSession();
   show(session);
+  if (message) say(message.where, message.text);
   if (session !== null) await renderDevices();
 }
 
@@ -283,8 +289,7 @@ function onSubmit(id, action, success) {
         return;
       }
       if (!signedInForm) form.reset();
-      await render();
-      say(success.where, success.text);
+      await render(success);
     } finally {
       button.disabled = false;
     }
@@ -411,8 +416,7 @@ element("sign-out").addEventListener("click", async () => {
     say("sign-out-message", describe(error), "error");
     return;
   }
-  await render();
-  say("signed-out-message", "Signed out.");
+  await render({ where: "signed-out-message", text: "Signed out." });
 });
 
 element("sign-out-everywhere").addEventListener("click", async () => {
@@ -423,9 +427,8 @@ element("sign-out-everywhere").addEventListener("click", async () => {
     say("devices-message", describe(error), "error");
     return;
   }
-  await render();
   const count = data.ended === 1 ? "1 session" : `${data.ended} sessions`;
-  say("signed-out-message", `Signed out everywhere: ${count} ended.`);
+  await render({ where: "signed-out-message", text: `Signed out everywhere: ${count} ended.` });
 });
 
 // A tab left open finds out when it comes back that its session ended elsewhere.

@@ -97,8 +97,7 @@ async function passkeySignIn(autofill) {
     return;
   }
   clearMessages();
-  await render();
-  say("signed-in-message", "Signed in with a passkey.");
+  await render({ where: "signed-in-message", text: "Signed in with a passkey." });
 }
 
 element("passkey-sign-in").addEventListener("click", () => passkeySignIn(false));
