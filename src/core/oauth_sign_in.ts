@@ -84,7 +84,7 @@ export async function startOAuthSignIn(
   const provider = withMetadata(configured, await metadataFor(ctx, configured));
   const redirectTo = await defaultTarget(http, options.redirectTo);
   const redirectURI = callbackURI(ctx, http, provider.id);
-  const request = await createAuthorizationRequest(provider, { redirectURI });
+  const request = createAuthorizationRequest(provider, { redirectURI });
   const values: FlowValues = {
     state: request.state,
     codeVerifier: request.codeVerifier,

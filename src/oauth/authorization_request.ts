@@ -43,10 +43,10 @@ export function sendsNonce(provider: Pick<ResolvedProvider, "scope" | "nonce">):
  * reach the provider; the flow's own parameters override any of the same
  * name in the configured URL or `authorizationParams`.
  */
-export async function createAuthorizationRequest(
+export function createAuthorizationRequest(
   provider: ResolvedProvider,
   options: { redirectURI: string },
-): Promise<AuthorizationRequest> {
+): AuthorizationRequest {
   const state = randomToken(32);
   const codeVerifier = randomToken(32);
   const nonce = sendsNonce(provider) ? randomToken(32) : undefined;
@@ -62,7 +62,7 @@ export async function createAuthorizationRequest(
   if (nonce !== undefined) url.searchParams.set("nonce", nonce);
   if (provider.responseMode === "form_post") url.searchParams.set("response_mode", "form_post");
   if (provider.pkce) {
-    url.searchParams.set("code_challenge", await codeChallengeS256(codeVerifier));
+    url.searchParams.set("code_challenge", codeChallengeS256(codeVerifier));
     url.searchParams.set("code_challenge_method", "S256");
   }
   return nonce === undefined

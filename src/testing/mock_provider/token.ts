@@ -50,7 +50,7 @@ export async function token(ctx: MockContext, request: Request): Promise<Outcome
     }
     authenticateClient(ctx.settings, { used, header, params });
     const grant = takeGrant(ctx, params);
-    await checkVerifier(grant, params);
+    checkVerifier(grant, params);
     return { response: json(await issueTokens(ctx, grant)), clientAuthMethod: used, params };
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
@@ -90,13 +90,13 @@ function takeGrant(ctx: MockContext, params: URLSearchParams): CodeGrant {
 }
 
 /** Throws unless the `code_verifier` matches the grant's `S256` challenge. */
-async function checkVerifier(grant: CodeGrant, params: URLSearchParams): Promise<void> {
+function checkVerifier(grant: CodeGrant, params: URLSearchParams): void {
   const verifier = params.get("code_verifier") ?? "";
   if (verifier === "") throw new AuthError("invalid_request", "code_verifier is required.");
   if (!CODE_VERIFIER.test(verifier)) {
     throw new AuthError("invalid_grant", "code_verifier must be 43-128 unreserved characters.");
   }
-  if (!timingSafeEqual(await codeChallengeS256(verifier), grant.codeChallenge)) {
+  if (!timingSafeEqual(codeChallengeS256(verifier), grant.codeChallenge)) {
     throw new AuthError("invalid_grant", "code_verifier does not match the code_challenge.");
   }
 }

@@ -86,7 +86,7 @@ async function signIn(op: OidcProviderServer, login: string): Promise<Flow> {
     scope: "openid email profile",
     state,
     nonce,
-    code_challenge: await codeChallengeS256(codeVerifier),
+    code_challenge: codeChallengeS256(codeVerifier),
     code_challenge_method: "S256",
   }).toString();
   const callback = await completeDevInteractions(url, { redirectURI: REDIRECT_URI, login });
