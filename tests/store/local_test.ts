@@ -4,12 +4,7 @@
 import assert from "node:assert/strict";
 import { hitCounters, localStore, oneTimeMarks } from "../../src/store/_local.ts";
 import { prng } from "../_prng.ts";
-
-/** A controllable clock, in milliseconds. */
-function manualClock(start = Date.UTC(2026, 0, 1)) {
-  const clock = { now: start, fn: () => clock.now };
-  return clock;
-}
+import { assertMarksSurviveFlood, manualClock } from "./_flood.ts";
 
 // Hit counters
 
@@ -183,25 +178,7 @@ Deno.test("local store: a flood of counters past the default bound unlocks no us
 
 Deno.test("local store: a flood of marks past the default bound never lets a mark be used twice", async () => {
   const clock = manualClock();
-  const store = localStore({ clock: clock.fn });
-  const issuedAt = new Map<string, number>();
-  const consumeAt = (key: string) =>
-    store.consume(key, (issuedAt.get(key)! + 600_000 - clock.now) / 1000);
-  for (let i = 0; i < 100_500; i++) {
-    const key = `state-${i}`;
-    issuedAt.set(key, clock.now);
-    if (!await consumeAt(key)) assert.fail(`${key} is new`);
-    clock.now += 4;
-  }
-  for (const offset of [0, 200, 50_000]) {
-    clock.now += offset;
-    for (const [key, issued] of issuedAt) {
-      if (issued + 600_000 > clock.now && await consumeAt(key)) assert.fail(`${key} twice`);
-    }
-  }
-  issuedAt.set("new", clock.now);
-  assert.equal(await consumeAt("new"), true);
-  assert.equal(await consumeAt("new"), false);
+  await assertMarksSurviveFlood(localStore({ clock: clock.fn }), clock);
 });
 
 Deno.test("local store: each kind has its own bound; counters and marks never take each other's room", async () => {

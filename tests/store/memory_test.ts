@@ -1,4 +1,5 @@
 // memoryStore: the shared contract, plus its memory bound and what it evicts.
+import { assertMarksSurviveFlood, manualClock } from "./_flood.ts";
 import assert from "node:assert/strict";
 import { memoryStore } from "../../mod.ts";
 import { prng } from "../_prng.ts";
@@ -19,12 +20,6 @@ storeContract("memory", {
     });
   },
 });
-
-/** A controllable clock, in milliseconds. */
-function manualClock(start = Date.UTC(2026, 0, 1)) {
-  const clock = { now: start, fn: () => clock.now };
-  return clock;
-}
 
 /** A session of `sub` on a manual clock, expiring `seconds` after its now. */
 function sessionAt(nowMs: number, id: string, sub: string, seconds = 3600) {
@@ -175,28 +170,7 @@ Deno.test("memory: eviction matches a plain model over random saves, hits and re
 
 Deno.test("memory: a flood of marks past the default bound never lets a mark be used twice, and new marks keep working", async () => {
   const clock = manualClock();
-  const store = memoryStore({ clock: clock.fn });
-  // Each value expires 600 s after it was issued, 250 values a second; each is consumed once.
-  const issuedAt = new Map<string, number>();
-  const consumeAt = (key: string) =>
-    store.consume(key, (issuedAt.get(key)! + 600_000 - clock.now) / 1000);
-  for (let i = 0; i < 100_500; i++) {
-    const key = `state-${i}`;
-    issuedAt.set(key, clock.now);
-    if (!await consumeAt(key)) assert.fail(`${key} is new`);
-    clock.now += 4;
-  }
-  // Every value still valid, kept or dropped, is refused a second time, a little later too.
-  for (const offset of [0, 200, 50_000]) {
-    clock.now += offset;
-    for (const [key, issued] of issuedAt) {
-      if (issued + 600_000 > clock.now && await consumeAt(key)) assert.fail(`${key} twice`);
-    }
-  }
-  // A new value is accepted, once.
-  issuedAt.set("new", clock.now);
-  assert.equal(await consumeAt("new"), true);
-  assert.equal(await consumeAt("new"), false);
+  await assertMarksSurviveFlood(memoryStore({ clock: clock.fn }), clock);
 });
 
 Deno.test("memory: a full set of marks drops the mark that expires soonest", async () => {
