@@ -397,6 +397,13 @@ export async function signInWithPasskey(
   const hooks = passkeyHooks(ctx);
   // The sealed challenge is opened while the store is asked and the signature checked.
   const opening = openChallenge(ctx, http, "signIn");
+  const expectedChallenge = opening.then((opened) => {
+    if (opened === null) throw new Refusal("no_challenge");
+    return opened.value;
+  });
+  // Handled here at once: a check that fails before verifyAssertion reads the challenge must not
+  // leave the refusal unhandled (that would end the process); awaiting it later still throws.
+  expectedChallenge.catch(() => {});
   let challenge: OpenedChallenge;
   let stored: StoredPasskey | null;
   let verified;
@@ -412,10 +419,7 @@ export async function signInWithPasskey(
     ]);
     verified = await verifyAssertion({
       response,
-      expectedChallenge: opening.then((opened) => {
-        if (opened === null) throw new Refusal("no_challenge");
-        return opened.value;
-      }),
+      expectedChallenge,
       expectedOrigins: rp.origins,
       rpID: rp.id,
       rpIdHash: rp.idHash,

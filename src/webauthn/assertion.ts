@@ -126,6 +126,8 @@ export interface VerifiedAssertion {
  */
 export async function verifyAssertion(options: VerifyAssertionOptions): Promise<VerifiedAssertion> {
   const { credential: record, expectedChallenge, expectedOrigins } = options;
+  // A check below may fail before the challenge is read: its refusal must not go unhandled.
+  if (typeof expectedChallenge !== "string") expectedChallenge.catch(() => {});
   const requireUserVerification = options.requireUserVerification ?? true;
   const algorithm = record.algorithm;
   if (!isCoseAlgorithm(algorithm)) {

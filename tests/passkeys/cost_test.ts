@@ -79,3 +79,23 @@ Deno.test("a wrong challenge is refused while the signature is still being check
   assert.equal(response.status, 400);
   assert.equal(logs.at(-1)?.details?.reason, "challenge");
 });
+
+Deno.test("no challenge cookie and a response that fails before its challenge is read: a 400, nothing left unhandled", async () => {
+  const { auth, logs } = passkeyAuth();
+  const owner = browserFor(auth);
+  await passwordSignIn(owner);
+  const { authenticator } = await registerNew(owner);
+  const browser = browserFor(auth);
+  const options = await signInOptions(browserFor(auth));
+  const json = await authenticator.authenticate({ challenge: options.challenge as string });
+  // The stored credential's id, with client data that is not JSON: refused before the challenge.
+  const broken = {
+    ...json,
+    response: { ...(json.response as Record<string, unknown>), clientDataJSON: "bm90IGpzb24" },
+  };
+  const response = await post(browser, "/auth/passkey/signIn", { response: broken });
+  assert.equal(response.status, 400);
+  assert.equal(logs.at(-1)?.details?.reason, "no challenge");
+  // A rejection nobody handled would fail this test file; give it the turns to surface.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+});

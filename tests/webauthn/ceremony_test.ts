@@ -358,3 +358,41 @@ Deno.test("fuzz: mutated registration and assertion responses are accepted or re
     }
   }
 });
+
+Deno.test("assertion with a challenge still being read: it is checked after the verify starts, and a refusal of either kind is handled", async () => {
+  const auth = await createAuthenticator(-7, { counter: 1 });
+  const { publicKey } = await register(auth);
+  const c = challenge();
+  const response = await auth.authenticate({ challenge: c });
+  const credential = {
+    id: auth.id,
+    publicKey,
+    algorithm: -7,
+    counter: 0,
+    userHandle: auth.userHandle,
+  };
+  const common = { response, expectedOrigins: [ORIGIN], rpID: RP_ID, credential };
+  // The right challenge, read later: accepted.
+  const later = new Promise<string>((resolve) => setTimeout(() => resolve(c), 5));
+  const verified = await verifyAssertion({ ...common, expectedChallenge: later });
+  assert.equal(verified.newCounter, auth.counter);
+  // Another challenge, read later: refused as a challenge mismatch.
+  await assert.rejects(
+    verifyAssertion({ ...common, expectedChallenge: Promise.resolve(challenge()) }),
+    { reason: "challenge" },
+  );
+  // The challenge cannot be read, and the response fails first (another credential id): the
+  // response's reason, and the unread challenge's refusal goes nowhere unhandled.
+  const unreadable = new Promise<string>((_, reject) =>
+    setTimeout(() => reject(new Error("no challenge")), 5)
+  );
+  await assert.rejects(
+    verifyAssertion({
+      ...common,
+      credential: { ...credential, id: "AAAA" },
+      expectedChallenge: unreadable,
+    }),
+    { reason: "credential_mismatch" },
+  );
+  await new Promise((resolve) => setTimeout(resolve, 20));
+});
