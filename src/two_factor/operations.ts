@@ -111,7 +111,7 @@ async function acceptCode(
   secret: Uint8Array,
   code: string,
 ): Promise<boolean> {
-  const step = await verifyTotp(secret, code, nowOf(deps));
+  const step = verifyTotp(secret, code, nowOf(deps));
   return step !== null && await consumeTotpStep(deps.store, { sub, step });
 }
 
