@@ -11,6 +11,8 @@
  * @module
  */
 
+import { blockDigest, type BlockHash, blockHmac } from "./_block_hash.ts";
+
 type Bytes = Uint8Array<ArrayBuffer>;
 
 /** The first 64 primes. */
@@ -30,12 +32,8 @@ const K = Int32Array.from(PRIMES, (p) => fraction32(Math.cbrt(p)));
 /** Initial hash value: fractions of the square roots of the first 8 primes. */
 const INITIAL = PRIMES.slice(0, 8).map((p) => fraction32(Math.sqrt(p)));
 
-/**
- * The message schedule and the padded tail, reused: every function here runs
- * to its end without yielding, so no two calls ever share them at once.
- */
+/** The message schedule, reused: compression never yields while it is in use. */
 const W = new Int32Array(64);
-const TAIL = new Uint8Array(128);
 
 /** Runs the compression function over `blocks` (a multiple of 64 bytes) into `state`. */
 function compress(state: Int32Array, blocks: Uint8Array): void {
@@ -79,40 +77,7 @@ function compress(state: Int32Array, blocks: Uint8Array): void {
   }
 }
 
-/**
- * Finishes a hash whose `state` already absorbed `prefixLength` bytes (0 or a
- * multiple of 64): absorbs `data`, pads, and writes the digest.
- */
-function finish(state: Int32Array, prefixLength: number, data: Uint8Array): Bytes {
-  const whole = data.length - (data.length % 64);
-  compress(state, data.subarray(0, whole));
-  const rest = data.length - whole;
-  const tail = TAIL.subarray(0, rest < 56 ? 64 : 128);
-  tail.fill(0);
-  tail.set(data.subarray(whole));
-  tail[rest] = 0x80;
-  const bits = (prefixLength + data.length) * 8;
-  const end = tail.length;
-  // Inputs here are far below 2^32 bytes; the high word still carries what a 32-bit word cannot.
-  const high = Math.floor(bits / 0x100000000);
-  tail[end - 8] = high >>> 24;
-  tail[end - 7] = high >>> 16;
-  tail[end - 6] = high >>> 8;
-  tail[end - 5] = high;
-  tail[end - 4] = bits >>> 24;
-  tail[end - 3] = bits >>> 16;
-  tail[end - 2] = bits >>> 8;
-  tail[end - 1] = bits;
-  compress(state, tail);
-  const digest = new Uint8Array(32);
-  for (let i = 0; i < 8; i++) {
-    digest[i * 4] = state[i] >>> 24;
-    digest[i * 4 + 1] = state[i] >>> 16;
-    digest[i * 4 + 2] = state[i] >>> 8;
-    digest[i * 4 + 3] = state[i];
-  }
-  return digest;
-}
+const SHA256: BlockHash = { initial: INITIAL, compress };
 
 /**
  * The SHA-256 digest of `data`.
@@ -125,7 +90,7 @@ function finish(state: Int32Array, prefixLength: number, data: Uint8Array): Byte
  * ```
  */
 export function sha256(data: Uint8Array): Bytes {
-  return finish(Int32Array.from(INITIAL), 0, data);
+  return blockDigest(SHA256, data);
 }
 
 /** HMAC-SHA-256 under one key: the padded key's two states are computed once. */
@@ -145,12 +110,5 @@ export type HmacSha256 = (message: Uint8Array) => Bytes;
  * ```
  */
 export function hmacSha256(key: Uint8Array): HmacSha256 {
-  const block = new Uint8Array(64);
-  block.set(key.length > 64 ? sha256(key) : key);
-  const inner = Int32Array.from(INITIAL);
-  const outer = Int32Array.from(INITIAL);
-  compress(inner, block.map((byte) => byte ^ 0x36));
-  compress(outer, block.map((byte) => byte ^ 0x5c));
-  block.fill(0);
-  return (message) => finish(outer.slice(), 64, finish(inner.slice(), 64, message));
+  return blockHmac(SHA256, key);
 }

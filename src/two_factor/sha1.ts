@@ -12,6 +12,8 @@
  * @module
  */
 
+import { blockDigest, type BlockHash, blockHmac } from "../_block_hash.ts";
+
 type Bytes = Uint8Array<ArrayBuffer>;
 
 const INITIAL = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
@@ -60,35 +62,7 @@ function compress(state: Int32Array, blocks: Uint8Array): void {
   }
 }
 
-/** Absorbs `data` after `prefixLength` bytes (0 or 64) already in `state`, pads, and digests. */
-function finish(state: Int32Array, prefixLength: number, data: Uint8Array): Bytes {
-  const whole = data.length - (data.length % 64);
-  compress(state, data.subarray(0, whole));
-  const rest = data.length - whole;
-  const tail = new Uint8Array(rest < 56 ? 64 : 128);
-  tail.set(data.subarray(whole));
-  tail[rest] = 0x80;
-  const bits = (prefixLength + data.length) * 8;
-  const high = Math.floor(bits / 0x100000000);
-  const end = tail.length;
-  tail[end - 8] = high >>> 24;
-  tail[end - 7] = high >>> 16;
-  tail[end - 6] = high >>> 8;
-  tail[end - 5] = high;
-  tail[end - 4] = bits >>> 24;
-  tail[end - 3] = bits >>> 16;
-  tail[end - 2] = bits >>> 8;
-  tail[end - 1] = bits;
-  compress(state, tail);
-  const digest = new Uint8Array(20);
-  for (let i = 0; i < 5; i++) {
-    digest[i * 4] = state[i] >>> 24;
-    digest[i * 4 + 1] = state[i] >>> 16;
-    digest[i * 4 + 2] = state[i] >>> 8;
-    digest[i * 4 + 3] = state[i];
-  }
-  return digest;
-}
+const SHA1: BlockHash = { initial: INITIAL, compress };
 
 /**
  * The SHA-1 digest of `data`.
@@ -101,7 +75,7 @@ function finish(state: Int32Array, prefixLength: number, data: Uint8Array): Byte
  * ```
  */
 export function sha1(data: Uint8Array): Bytes {
-  return finish(Int32Array.from(INITIAL), 0, data);
+  return blockDigest(SHA1, data);
 }
 
 /**
@@ -117,12 +91,5 @@ export function sha1(data: Uint8Array): Bytes {
  * ```
  */
 export function hmacSha1(key: Uint8Array): (message: Uint8Array) => Bytes {
-  const block = new Uint8Array(64);
-  block.set(key.length > 64 ? sha1(key) : key);
-  const inner = Int32Array.from(INITIAL);
-  const outer = Int32Array.from(INITIAL);
-  compress(inner, block.map((byte) => byte ^ 0x36));
-  compress(outer, block.map((byte) => byte ^ 0x5c));
-  block.fill(0);
-  return (message) => finish(outer.slice(), 64, finish(inner.slice(), 64, message));
+  return blockHmac(SHA1, key);
 }
