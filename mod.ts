@@ -45,9 +45,13 @@ export { hashPassword, verifyPassword } from "./src/password.ts";
 export type { Handler } from "./src/handler.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
 export type {
+  AccountStore,
+  ApiKeyStore,
   HitCount,
   PasskeyStore,
   SessionStore,
+  StoredAccount,
+  StoredApiKey,
   StoredPasskey,
   StoredSession,
 } from "./src/store/types.ts";

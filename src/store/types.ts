@@ -210,3 +210,162 @@ export interface PasskeyStore {
   /** Records a sign-in: the new signature counter and when it happened. */
   updatePasskey(id: string, update: { counter: number; lastUsedAt: number }): Promise<void>;
 }
+
+/**
+ * A provider account linked to a user, as an {@linkcode AccountStore} keeps
+ * it. `tokens` is one string the library seals itself (access, refresh and
+ * ID token, token type): neither the store nor the app's database can read
+ * it. Times are integer seconds since the epoch.
+ *
+ * @example
+ * ```ts
+ * import type { StoredAccount } from "@service-stack/auth";
+ *
+ * const now = Math.floor(Date.now() / 1000);
+ * const account: StoredAccount = {
+ *   provider: "github",
+ *   providerAccountId: "583231",
+ *   sub: "user-1",
+ *   scope: "read:user user:email",
+ *   expiresAt: now + 3600,
+ *   tokens: "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0...", // sealed by the library
+ *   createdAt: now,
+ *   updatedAt: now,
+ * };
+ * ```
+ */
+export interface StoredAccount {
+  /** The provider id (`"github"`, a custom id, or `"sso:<connection>"`); 1 to 256 characters. */
+  provider: string;
+  /** The provider's subject for this account (its user id); 1 to 256 characters. */
+  providerAccountId: string;
+  /** The user the account signs in; 1 to 256 characters. */
+  sub: string;
+  /** The scopes the provider granted, space-separated (may be empty). */
+  scope: string;
+  /** When the access token expires (seconds since the epoch); absent when the provider gave no lifetime. */
+  expiresAt?: number;
+  /** The provider's tokens, sealed by the library; an empty string when they were dropped. */
+  tokens: string;
+  /** When the account was first linked. */
+  createdAt: number;
+  /** When the account or its tokens last changed. */
+  updatedAt: number;
+}
+
+/**
+ * Where linked accounts live: `memoryStore()`, `redisStore(client)`,
+ * `denoKvStore(kv)` and `sqlStore(...)` implement it, or the app implements
+ * it over its own table. Accounts never expire (an expired access token is
+ * not an expired account).
+ *
+ * @example Over a Map
+ * ```ts
+ * import type { AccountStore, StoredAccount } from "@service-stack/auth";
+ *
+ * const rows = new Map<string, StoredAccount>();
+ * const keyOf = (provider: string, id: string) => JSON.stringify([provider, id]);
+ * const store: AccountStore = {
+ *   saveAccount(account) {
+ *     rows.set(keyOf(account.provider, account.providerAccountId), { ...account });
+ *     return Promise.resolve();
+ *   },
+ *   getAccount: (provider, id) => Promise.resolve(rows.get(keyOf(provider, id)) ?? null),
+ *   listAccounts: (sub) => Promise.resolve([...rows.values()].filter((row) => row.sub === sub)),
+ *   deleteAccount: (provider, id) => Promise.resolve(rows.delete(keyOf(provider, id))),
+ * };
+ * ```
+ */
+export interface AccountStore {
+  /** Saves an account, replacing the one with the same `(provider, providerAccountId)` (an upsert). */
+  saveAccount(account: StoredAccount): Promise<void>;
+  /** The account with this provider and provider account id, or `null`. */
+  getAccount(provider: string, providerAccountId: string): Promise<StoredAccount | null>;
+  /** The user's accounts, in no particular order. */
+  listAccounts(sub: string): Promise<StoredAccount[]>;
+  /** Deletes one account; resolves `true` when it existed. */
+  deleteAccount(provider: string, providerAccountId: string): Promise<boolean>;
+}
+
+/**
+ * One API key as an {@linkcode ApiKeyStore} keeps it: never the key itself,
+ * only a keyed hash of it (HMAC under a key derived from the app's secret,
+ * named by `kid`). Times are integer seconds since the epoch.
+ *
+ * @example
+ * ```ts
+ * import type { StoredApiKey } from "@service-stack/auth";
+ *
+ * const apiKey: StoredApiKey = {
+ *   id: "k7Qm2xV9pLr4",
+ *   sub: "user-1",
+ *   name: "CI deploys",
+ *   scopes: ["deploy"],
+ *   hash: "q1yW3q1o2Ddq0mV0b9jJmH6v2n2bX4h0dFQy8s7yB8s", // HMAC-SHA-256, base64url
+ *   kid: "f3b2c1",
+ *   createdAt: Math.floor(Date.now() / 1000),
+ * };
+ * ```
+ */
+export interface StoredApiKey {
+  /** The key's public id (also inside the key); 1 to 256 characters. */
+  id: string;
+  /** The user the key acts for; 1 to 256 characters. */
+  sub: string;
+  /** The name the user gave it; at most 100 characters. */
+  name: string;
+  /** The scopes the key carries. */
+  scopes: string[];
+  /** The keyed hash of the whole key, base64url. */
+  hash: string;
+  /** Which derived hash key made `hash` (so keys made before a secret rotation still verify). */
+  kid: string;
+  /** When it was made. */
+  createdAt: number;
+  /** When it stops working; absent for a key that does not expire. A store never returns an expired key. */
+  expiresAt?: number;
+  /** When it was last used (written at most once a minute). */
+  lastUsedAt?: number;
+}
+
+/**
+ * Where API keys live: `memoryStore()`, `redisStore(client)`,
+ * `denoKvStore(kv)` and `sqlStore(...)` implement it. An expired key is
+ * never returned and is removed in time.
+ *
+ * @example Over a Map
+ * ```ts
+ * import type { ApiKeyStore, StoredApiKey } from "@service-stack/auth";
+ *
+ * const rows = new Map<string, StoredApiKey>();
+ * const live = (row: StoredApiKey | undefined) =>
+ *   row && (row.expiresAt === undefined || row.expiresAt > Date.now() / 1000) ? row : null;
+ * const store: ApiKeyStore = {
+ *   saveApiKey(apiKey) {
+ *     rows.set(apiKey.id, { ...apiKey });
+ *     return Promise.resolve();
+ *   },
+ *   getApiKey: (id) => Promise.resolve(live(rows.get(id))),
+ *   listApiKeys: (sub) =>
+ *     Promise.resolve([...rows.values()].filter((row) => row.sub === sub && live(row))),
+ *   deleteApiKey: (id) => Promise.resolve(rows.delete(id)),
+ *   touchApiKey(id, lastUsedAt) {
+ *     const row = rows.get(id);
+ *     if (row) row.lastUsedAt = lastUsedAt;
+ *     return Promise.resolve();
+ *   },
+ * };
+ * ```
+ */
+export interface ApiKeyStore {
+  /** Saves a new API key (ids are random and unique). */
+  saveApiKey(apiKey: StoredApiKey): Promise<void>;
+  /** The live key with this id, or `null` (unknown, deleted or expired). */
+  getApiKey(id: string): Promise<StoredApiKey | null>;
+  /** The user's live keys, in no particular order. */
+  listApiKeys(sub: string): Promise<StoredApiKey[]>;
+  /** Deletes one key; resolves `true` when it existed. */
+  deleteApiKey(id: string): Promise<boolean>;
+  /** Records when a key was last used. */
+  touchApiKey(id: string, lastUsedAt: number): Promise<void>;
+}
