@@ -41,7 +41,7 @@ export type {
   UpdateSessionOptions,
 } from "./src/api.ts";
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
-export { hashPassword, verifyPassword } from "./src/password.ts";
+export { hashPassword, verifyPassword } from "./src/crypto/password.ts";
 export type { Handler } from "./src/handler.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
 export type {

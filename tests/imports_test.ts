@@ -49,9 +49,12 @@ Deno.test("the import check catches non-relative specifiers in code but not in d
 const LAYERS: readonly [number, RegExp][] = [
   [
     0,
-    /^(jose\.ts|src\/(types|errors|is_record|timing_safe_equal|sha256|_block_hash|body|env|logger|standard_schema|password|session_cache|http|request_target|user_fields|error_page)\.ts|src\/jose\/.*)$/,
+    /^(jose\.ts|src\/(types|errors|is_record|body|env|logger|standard_schema|session_cache|http|request_target|user_fields|error_page)\.ts|src\/(jose|crypto)\/.*)$/,
   ],
-  [1, /^src\/(cookies|origins|oauth|store|email|webauthn|two_factor)\/.*$/],
+  [
+    1,
+    /^src\/(cookies|origins|oauth|store|email|webauthn|two_factor|accounts|rate_limit|sso|service_tokens)\/.*$/,
+  ],
   [2, /^src\/(config\.ts|config\/.*)$/],
   [3, /^src\/http_context\.ts$/],
   [4, /^src\/core\/.*$/],

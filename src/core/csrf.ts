@@ -11,8 +11,8 @@ import { clearCookieLine, serializeCookie } from "../cookies/serialize.ts";
 import { AuthError } from "../errors.ts";
 import type { HttpContext } from "../http_context.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
-import { sha256 } from "../sha256.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { sha256 } from "../crypto/sha256.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 
 const encoder = new TextEncoder();
 

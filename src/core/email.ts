@@ -9,7 +9,7 @@
  * @module
  */
 
-import { sha256 } from "../sha256.ts";
+import { sha256 } from "../crypto/sha256.ts";
 import type { AuthContext } from "../config.ts";
 import type { EmailMessage, EmailMessageKind } from "../config/email.ts";
 import { RESET_MAX_AGE } from "../config/email.ts";

@@ -15,7 +15,7 @@ import { failingFields, validateWith } from "../standard_schema.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { Session, User } from "../types.ts";
-import { sha256 } from "../sha256.ts";
+import { sha256 } from "../crypto/sha256.ts";
 import { callApp } from "./call_app.ts";
 import { emit } from "./events.ts";
 import { issueCsrfToken } from "./csrf.ts";

@@ -12,7 +12,7 @@
 
 import { encodeBase64Url } from "../jose/base64url.ts";
 import type { Jose } from "../jose/types.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 
 /** What an email token is for; a token of one kind is never accepted for another. */
 export type EmailTokenKind = "sign-in" | "verify-email" | "change-email" | "reset-password";

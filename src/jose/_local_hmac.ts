@@ -7,7 +7,7 @@
  * @module
  */
 
-import { type HmacSha256, hmacSha256 } from "../sha256.ts";
+import { type HmacSha256, hmacSha256 } from "../crypto/sha256.ts";
 import type { WebCryptoKey } from "./types.ts";
 
 /** The JavaScript HMAC of each derived key, by key object (nothing outlives the key). */

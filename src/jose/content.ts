@@ -7,7 +7,7 @@
 
 import { type Bytes, concat, fail, join, randomBytes, subtle } from "./_common.ts";
 import { CONTENT } from "./algorithms.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import type { JWEEncryption, WebCryptoKey } from "./types.ts";
 
 /** A content encryption key: a CryptoKey (AES-GCM only) or raw bytes. */

@@ -23,8 +23,8 @@ import {
 import { EC_SIGNATURE_BYTES, JWS_ALGORITHMS, jwsAlgorithmForKey, jwsParams } from "./algorithms.ts";
 import { encodeBase64Url } from "./base64url.ts";
 import { localHmacOf } from "./_local_hmac.ts";
-import type { HmacSha256 } from "../sha256.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import type { HmacSha256 } from "../crypto/sha256.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import type {
   JWSAlgorithm,
   JWSHeader,

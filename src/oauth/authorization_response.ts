@@ -7,7 +7,7 @@
 
 import { AuthError } from "../errors.ts";
 import { singleParam } from "../http.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import { isAuthorizationErrorCode } from "../types.ts";
 
 /** What the response must match. */

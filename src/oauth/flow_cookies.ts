@@ -13,7 +13,7 @@ import type { Jose } from "../../jose.ts";
 import { clearCookieLines } from "../cookies/chunks.ts";
 import type { CookieAttributes, CookieJar, CookieSpec } from "../cookies/jar.ts";
 import { serializeCookie } from "../cookies/serialize.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import { randomToken } from "./pkce.ts";
 
 /** The values one flow carries from sign-in to callback. */

@@ -5,7 +5,7 @@
  */
 
 import { encodeBase64Url } from "../jose/base64url.ts";
-import { sha256 } from "../sha256.ts";
+import { sha256 } from "../crypto/sha256.ts";
 
 /** A random base64url string of `bytes` random bytes (32 bytes gives 43 characters). */
 export function randomToken(bytes = 32): string {

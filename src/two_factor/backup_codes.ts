@@ -17,7 +17,7 @@
  * @module
  */
 
-import { sha256 } from "../sha256.ts";
+import { sha256 } from "../crypto/sha256.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 
 /** Backup codes made per enrollment. */

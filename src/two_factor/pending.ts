@@ -27,7 +27,7 @@
  * @module
  */
 
-import { sha256 } from "../sha256.ts";
+import { sha256 } from "../crypto/sha256.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import { isRecord } from "../is_record.ts";
 import type { SessionStore } from "../store/types.ts";

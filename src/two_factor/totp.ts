@@ -7,7 +7,7 @@
  */
 
 import { encodeBase32 } from "./base32.ts";
-import { hmacSha1 } from "./sha1.ts";
+import { hmacSha1 } from "../crypto/sha1.ts";
 
 /** Bytes of a new TOTP secret: the 160 bits RFC 4226 section 4 recommends. */
 export const TOTP_SECRET_BYTES = 20;
@@ -45,7 +45,7 @@ export interface TotpOptions extends HotpOptions {
  * ```ts
  * import { generateTotpSecret } from "./totp.ts";
  * import { encodeBase32 } from "./base32.ts";
-import { hmacSha1 } from "./sha1.ts";
+import { hmacSha1 } from "../crypto/sha1.ts";
  * const secret = generateTotpSecret();
  * encodeBase32(secret); // 32 characters, shown to the user once
  * ```

@@ -7,7 +7,7 @@
 
 import { decodeBase64Url } from "../jose/base64url.ts";
 import { isRecord } from "../is_record.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import { WebAuthnError } from "./errors.ts";
 
 /** The longest base64url field read from a response (64 KiB of text). */

@@ -6,9 +6,9 @@
 
 import type { WebCryptoKey } from "../jose/types.ts";
 import { decodeBase64Url, decodeBase64UrlInto, decodedBase64UrlLength } from "../jose/base64url.ts";
-import { timingSafeEqual } from "../timing_safe_equal.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import { parseAuthenticatorData } from "./authenticator_data.ts";
-import { sha256 } from "../sha256.ts";
+import { sha256 } from "../crypto/sha256.ts";
 import {
   checkChallenge,
   checkClientData,

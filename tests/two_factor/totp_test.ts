@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- dev-only oracle; deno.json has no import map.
 import * as OTPAuth from "npm:otpauth@9";
-import { hmacSha1 } from "../../src/two_factor/sha1.ts";
+import { hmacSha1 } from "../../src/crypto/sha1.ts";
 import { decodeBase32, encodeBase32 } from "../../src/two_factor/base32.ts";
 import {
   generateTotpSecret,

@@ -13,7 +13,7 @@ import { type JWSKey, prepareJWSKey, verifyWithKey } from "../../jose/jws.ts";
 import { AuthError } from "../../errors.ts";
 import { isRecord } from "../../is_record.ts";
 import { JWS_ALGORITHMS } from "../../jose/algorithms.ts";
-import { timingSafeEqual } from "../../timing_safe_equal.ts";
+import { timingSafeEqual } from "../../crypto/timing_safe_equal.ts";
 import type { ProviderMetadata } from "./discovery.ts";
 import type { IdTokenKeySource } from "./jwks.ts";
 

@@ -8,7 +8,7 @@
 
 import { utf8Text } from "../../body.ts";
 import { AuthError } from "../../errors.ts";
-import { timingSafeEqual } from "../../timing_safe_equal.ts";
+import { timingSafeEqual } from "../../crypto/timing_safe_equal.ts";
 import type { MockSettings } from "./options.ts";
 import type { MockRequestRecord } from "./types.ts";
 

@@ -10,7 +10,7 @@
 import { AuthError } from "../../errors.ts";
 import { quotedName } from "../../http.ts";
 import { codeChallengeS256, randomToken } from "../../oauth/pkce.ts";
-import { timingSafeEqual } from "../../timing_safe_equal.ts";
+import { timingSafeEqual } from "../../crypto/timing_safe_equal.ts";
 import type { CodeGrant, MockContext } from "./_state.ts";
 import { authenticateClient, usedClientAuth } from "./client_auth.ts";
 import { issueIdToken } from "./id_token.ts";

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { decodeBase64Url, encodeBase64Url } from "./jose/base64url.ts";
+import { decodeBase64Url, encodeBase64Url } from "../jose/base64url.ts";
 import { timingSafeEqual } from "./timing_safe_equal.ts";
 
 const ALGORITHM_ID = "pbkdf2-sha256";

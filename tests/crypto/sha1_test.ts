@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hmacSha1, sha1 } from "../../src/two_factor/sha1.ts";
+import { hmacSha1, sha1 } from "../../src/crypto/sha1.ts";
 
 const encoder = new TextEncoder();
 const hex = (bytes: Uint8Array) =>

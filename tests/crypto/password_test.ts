@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { hashPassword, verifyPassword } from "../src/password.ts";
+import { hashPassword, verifyPassword } from "../../src/crypto/password.ts";
 
 const PASSWORD = "correct horse battery staple";
 const STORED = await hashPassword(PASSWORD);

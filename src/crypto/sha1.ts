@@ -12,7 +12,7 @@
  * @module
  */
 
-import { blockDigest, type BlockHash, blockHmac } from "../_block_hash.ts";
+import { blockDigest, type BlockHash, blockHmac } from "./_block_hash.ts";
 
 type Bytes = Uint8Array<ArrayBuffer>;
 

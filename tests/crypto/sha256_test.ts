@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hmacSha256, sha256 } from "../src/sha256.ts";
+import { hmacSha256, sha256 } from "../../src/crypto/sha256.ts";
 
 const encoder = new TextEncoder();
 const hex = (bytes: Uint8Array) =>
