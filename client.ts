@@ -14,7 +14,7 @@
  * import { createAuthClient } from "@service-stack/auth/client";
  *
  * const auth = createAuthClient({ basePath: "/auth" });
- * const { data, error } = await auth.signInCredentials({ username: "ada", password: "pw" });
+ * const { data, error } = await auth.signIn.credentials({ username: "ada", password: "pw" });
  * if (error) console.error(error.status, error.error, error.error_description);
  * else console.log(`Signed in as ${data.user.sub}`);
  * ```

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type AuthError, isChosenByApp } from "./errors.ts";
+import { type AuthError, isChosenByApp, plainTextOf } from "./errors.ts";
 import { htmlResponse, type ResponseHeaders } from "./http.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = {
@@ -75,6 +75,8 @@ const BY_CODE: Readonly<Record<string, string>> = {
  */
 export function plainMessage(error: AuthError, out?: ResponseHeaders): string {
   if (isChosenByApp(error)) return error.description;
+  const own = plainTextOf(error);
+  if (own !== undefined) return own;
   if (error.status === 429) {
     const seconds = retryAfterOf(out);
     const wait = seconds === undefined ? "a while" : waitInWords(seconds);

@@ -126,6 +126,30 @@ export function isChosenByApp(error: AuthError): boolean {
   return (error as AuthError & { [CHOSEN_BY_APP]?: boolean })[CHOSEN_BY_APP] === true;
 }
 
+const PLAIN_TEXT: unique symbol = Symbol("plainText");
+
+/**
+ * Gives a library error the plain sentence a person reads on a page or in a
+ * redirect's `error_description`, where the code and status alone would
+ * pick a vaguer one (an unknown sign-in provider). Returns the error.
+ *
+ * @example
+ * ```ts
+ * import { AuthError, plainTextOf, withPlainText } from "./errors.ts";
+ * const error = withPlainText(new AuthError("invalid_request", "x; expected y."), "Plain words.");
+ * plainTextOf(error); // "Plain words."
+ * ```
+ */
+export function withPlainText(error: AuthError, text: string): AuthError {
+  Object.defineProperty(error, PLAIN_TEXT, { value: text });
+  return error;
+}
+
+/** The sentence {@link withPlainText} gave the error, if any. */
+export function plainTextOf(error: AuthError): string | undefined {
+  return (error as AuthError & { [PLAIN_TEXT]?: string })[PLAIN_TEXT];
+}
+
 /** Where {@link toAuthError} reports what it turns into a `server_error`. */
 export interface ErrorReporter {
   /** Logs one line; `details` never carries request values. */

@@ -26,16 +26,64 @@ const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 // One table per feature list, so an instance's handlers share it (the router compiles it once).
 const tables = new WeakMap<readonly FeatureDefinition[], readonly Route[]>();
 
+// The config key of the feature that brought a route (for the 404 of a route that is off).
+const featureKeys = new WeakMap<Route, string>();
+
 /** The base routes followed by those of the instance's features. */
 function routeTable(features: readonly FeatureDefinition[]): readonly Route[] {
   let table = tables.get(features);
   if (table === undefined) {
     // Every feature is one the library defined with its routes (config/feature.ts checks the shape).
-    const extra = features.flatMap((feature) => feature.routes as readonly Route[]);
+    const extra = features.flatMap((feature) => {
+      const routes = feature.routes as readonly Route[];
+      for (const route of routes) featureKeys.set(route, feature.key);
+      return routes;
+    });
     table = Object.freeze([...BASE_ROUTES, ...extra]);
     tables.set(features, table);
   }
   return table;
+}
+
+// How a feature's 404 names its config key: the shape to set, where one key is not enough.
+const FEATURE_OPTIONS: Readonly<Record<string, string>> = {
+  email: "email: { send, findUser }",
+  twoFactor: "twoFactor: { load, save }",
+  passkeys: "passkeys: { store, findUser }",
+};
+
+/**
+ * The 404 of a path no route serves. It names the instance's `basePath` (an
+ * app that mounts the handlers under another prefix is the usual cause) and,
+ * for a route whose feature is not configured, the option that turns it on.
+ * The path asked for is never repeated (DECISIONS, HTTP contract).
+ */
+function notFound(ctx: AuthContext, pathname: string, off: Route | undefined): AuthError {
+  const status = { status: 404 };
+  if (off !== undefined) {
+    const key = featureKeys.get(off);
+    const needs = off.needs ?? (key === undefined ? undefined : FEATURE_OPTIONS[key] ?? key);
+    if (needs !== undefined) {
+      return new AuthError(
+        "invalid_request",
+        `This route is off because its feature is not configured; expected ${needs} in the createAuth config.`,
+        status,
+      );
+    }
+  }
+  const base = ctx.basePath;
+  if (!pathname.startsWith(`${base}/`) && pathname.includes(`${base}/`)) {
+    return new AuthError(
+      "invalid_request",
+      `The route is unknown: the path has a prefix before this instance's basePath "${base}"; expected basePath set to the whole path the handlers are mounted at (e.g. "/api${base}").`,
+      status,
+    );
+  }
+  return new AuthError(
+    "invalid_request",
+    `The route is unknown; expected a route under this instance's basePath "${base}", e.g. "${base}/session".`,
+    status,
+  );
 }
 
 /** Builds the handler; `only` restricts it to one method (the per-method handlers). */
@@ -69,11 +117,7 @@ function dispatch(
 ): Response | Promise<Response> {
   const method = http.request.method.toUpperCase();
   const matched = matchRoute(routes, { ctx, pathname: http.pathname, method });
-  if (matched.kind === "not_found") {
-    throw new AuthError("invalid_request", "The route is unknown; expected an auth route.", {
-      status: 404,
-    });
-  }
+  if (matched.kind === "not_found") throw notFound(ctx, http.pathname, matched.off);
   const origin = crossOrigin(http);
   if (method === "OPTIONS") return preflightChecked(http, matched.allow, origin);
   if (matched.kind !== "match" || (only !== undefined && method !== only)) {

@@ -40,6 +40,8 @@ export interface Route {
   readonly anyOrigin: boolean;
   /** The route's handler. */
   readonly handle: RouteHandler;
+  /** The config option that turns the route on, named by its 404 while it is off. */
+  readonly needs?: string;
 }
 
 /** Options of {@link route}. */
@@ -54,6 +56,12 @@ export interface RouteOptions {
    * `false`.
    */
   anyOrigin?: boolean;
+  /**
+   * The config option that turns the route on (`"credentials.authorize"`),
+   * named in the 404 a request gets while it is off; a feature's routes
+   * default to the feature's config key.
+   */
+  needs?: string;
 }
 
 const always = () => true;
@@ -72,6 +80,7 @@ export function route<P extends string>(
     literal: segments.every((segment) => !segment.startsWith(":")),
     enabled: options.enabled ?? always,
     anyOrigin: options.anyOrigin === true,
+    ...(options.needs === undefined ? {} : { needs: options.needs }),
     // The pattern fills exactly the params PathParams<P> names.
     handle: handle as RouteHandler,
   });
@@ -86,7 +95,11 @@ export type RouteMatch =
     readonly allow: readonly Method[];
   }
   | { readonly kind: "method_not_allowed"; readonly allow: readonly Method[] }
-  | { readonly kind: "not_found" };
+  | {
+    readonly kind: "not_found";
+    /** A route at this path that the configuration turned off, when there is one. */
+    readonly off?: Route;
+  };
 
 const NOT_FOUND: RouteMatch = Object.freeze({ kind: "not_found" });
 
@@ -163,7 +176,9 @@ function pick(
     allow.push(candidate.method);
     if (candidate.method === method) found = candidate;
   }
-  if (allow.length === 0) return NOT_FOUND;
+  if (allow.length === 0) {
+    return candidates.length === 0 ? NOT_FOUND : { kind: "not_found", off: candidates[0] };
+  }
   return found
     ? { kind: "match", route: found, params, allow }
     : { kind: "method_not_allowed", allow };

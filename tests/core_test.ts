@@ -427,3 +427,49 @@ Deno.test("createAuth of mod.ts reads Web Crypto keys in secret without a featur
     assert.equal(algOf(browser.cookies.get("service-stack.session_token")!), alg, name);
   }
 });
+
+// One name per thing (issue 25): mod.ts takes `features` as core.ts does, validated the same way.
+Deno.test("createAuth of mod.ts validates features like core's: the same refusals", () => {
+  const base = { oauth: [], secret: SECRET, env: {}, logger: false } as const;
+  for (const features of ["email", ["email"], [{}], [null]]) {
+    assert.throws(
+      () => createAuthWithTable({ ...base, features: features as never }),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        /^createAuth: features holds a value that is not a feature/.test(error.message),
+      JSON.stringify(features),
+    );
+  }
+  assert.throws(
+    () => createAuthWithTable({ ...base, features: [email, { ...email }] }),
+    (error: unknown) =>
+      error instanceof TypeError && /features lists two "email" features/.test(error.message),
+  );
+});
+
+Deno.test("core.ts exports what a bundled app needs beside createAuth", async () => {
+  const core = await import("../core.ts");
+  const main = await import("../mod.ts");
+  for (const name of ["memoryStore", "AuthError", "hashPassword", "verifyPassword"] as const) {
+    assert.equal(core[name], main[name], name);
+  }
+  // A password app written against core.ts alone.
+  const hash = await core.hashPassword("correct horse");
+  const auth = createAuth({
+    oauth: [],
+    secret: SECRET,
+    env: {},
+    logger: false,
+    session: { store: core.memoryStore() },
+    credentials: {
+      authorize: async ({ username, password }) => {
+        if (username === "taken") throw new core.AuthError("access_denied", "Locked.");
+        return await core.verifyPassword(password, hash) ? ADA : null;
+      },
+    },
+  });
+  const browser = new Browser(auth.handlers.ALL);
+  const response = await browser.signIn();
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+});

@@ -303,7 +303,7 @@ element("oauth-sign-in").addEventListener("click", () => {
 
 onSubmit(
   "credentials-form",
-  ({ username, password }) => auth.signInCredentials({ username, password }),
+  ({ username, password }) => auth.signIn.credentials({ username, password }),
   { text: "Signed in with username and password.", where: "signed-in-message" },
 );
 

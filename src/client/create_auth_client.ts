@@ -329,8 +329,6 @@ export function createAuthClient<
 
     signIn,
 
-    signInCredentials,
-
     signUp(signUpOptions) {
       const { redirectTo, redirect, ...payload } = signUpOptions ?? {};
       return mutate(

@@ -172,7 +172,7 @@ export interface SignInOptions {
 }
 
 /**
- * Options of `signInCredentials`.
+ * Options of `signIn.credentials`.
  *
  * @example
  * ```ts
@@ -360,7 +360,7 @@ export interface SignIn<U extends User = User> {
    */
   email(email: string, options?: EmailSignInOptions): Promise<AuthResult<{ ok: true }>>;
   /**
-   * `POST /signIn/credentials` (as `signInCredentials`); resolves `{
+   * `POST /signIn/credentials` with a CSRF token; resolves `{
    * twoFactorRequired: true }` when the user must still give a code.
    */
   credentials(
@@ -479,14 +479,6 @@ export interface AuthClient<
    * `signIn.credentials` are the other ways in.
    */
   signIn: SignIn<U>;
-  /**
-   * `POST /signIn/credentials` with a CSRF token; resolves the new session,
-   * or `{ twoFactorRequired: true }` when the user must still give a code
-   * (`twoFactor.verify`; no navigation then).
-   */
-  signInCredentials(
-    options: SignInCredentialsOptions,
-  ): Promise<AuthResult<Session<U> | TwoFactorRequired>>;
   /** `POST /signUp` with a CSRF token; resolves the new session. */
   signUp(options?: SignUpOptions<P>): Promise<AuthResult<Session<U>>>;
   /** `PATCH /session` with body `{ user: data, expires? }` and a CSRF token; resolves the updated session. */

@@ -8,7 +8,7 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { AuthError } from "../errors.ts";
+import { AuthError, withPlainText } from "../errors.ts";
 import type { HttpContext } from "../http_context.ts";
 import { createAuthorizationRequest, sendsNonce } from "../oauth/authorization_request.ts";
 import { validateAuthorizationResponse } from "../oauth/authorization_response.ts";
@@ -37,9 +37,9 @@ import type { TwoFactorRequired } from "./two_factor.ts";
 
 /** The error for a provider id no provider has: 400 `invalid_request`. */
 export function unknownProviderError(): AuthError {
-  return new AuthError(
-    "invalid_request",
-    "The provider is unknown; expected a configured provider id.",
+  return withPlainText(
+    new AuthError("invalid_request", "The provider is unknown; expected a configured provider id."),
+    "This sign-in provider is unknown. Please go back and choose another way to sign in.",
   );
 }
 
@@ -99,7 +99,9 @@ export async function startOAuthSignIn(
       crossSite: provider.responseMode === "form_post",
     }),
   );
-  ctx.logger.log("debug", "oauth sign-in started", { provider: provider.id });
+  // The redirect_uri the provider must have registered: the first thing to compare when a
+  // provider refuses the sign-in (DEBUG=1 shows it).
+  ctx.logger.log("debug", "oauth sign-in started", { provider: provider.id, redirectURI });
   return request.url;
 }
 

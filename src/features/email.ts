@@ -26,6 +26,9 @@ function hasEmail(ctx: AuthContext): boolean {
   return ctx.email !== undefined;
 }
 
+// What a password reset route's 404 names while it is off.
+const RESET = "email and credentials.resetPassword";
+
 function hasPasswordReset(ctx: AuthContext): boolean {
   return ctx.email !== undefined && ctx.resetPassword !== undefined;
 }
@@ -57,10 +60,15 @@ export const email: AuthFeature = /* @__PURE__ */ defineFeature({
     /* @__PURE__ */ route("POST", "email/change", changeEmailRoute, { enabled: hasEmail }),
     /* @__PURE__ */ route("POST", "password/forgot", forgotPasswordRoute, {
       enabled: hasPasswordReset,
+      needs: RESET,
     }),
-    /* @__PURE__ */ route("GET", "password/reset", resetFormRoute, { enabled: hasPasswordReset }),
+    /* @__PURE__ */ route("GET", "password/reset", resetFormRoute, {
+      enabled: hasPasswordReset,
+      needs: RESET,
+    }),
     /* @__PURE__ */ route("POST", "password/reset", resetPasswordRoute, {
       enabled: hasPasswordReset,
+      needs: RESET,
     }),
   ],
 });

@@ -25,6 +25,7 @@ export const BASE_ROUTES: readonly Route[] = /* @__PURE__ */ Object.freeze([
   route("GET", "csrfToken", csrfTokenRoute),
   route("POST", "signIn/credentials", credentialsRoute, {
     enabled: (ctx) => ctx.authorize !== undefined,
+    needs: "credentials.authorize",
   }),
   route("GET", "signIn/:provider", signInRoute),
   route("GET", "callback/:provider", callbackRoute),
@@ -32,7 +33,11 @@ export const BASE_ROUTES: readonly Route[] = /* @__PURE__ */ Object.freeze([
   route("POST", "callback/:provider", formPostCallbackRoute, {
     enabled: (ctx) => ctx.oidc.formPost,
     anyOrigin: true,
+    needs: 'a provider with responseMode: "form_post"',
   }),
-  route("POST", "signUp", signUpRoute, { enabled: (ctx) => ctx.onCreateUser !== undefined }),
+  route("POST", "signUp", signUpRoute, {
+    enabled: (ctx) => ctx.onCreateUser !== undefined,
+    needs: "signUp.onCreateUser",
+  }),
   route("POST", "signOut", signOutRoute),
 ]);

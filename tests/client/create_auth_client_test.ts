@@ -198,9 +198,9 @@ Deno.test("signIn refuses an empty provider id", async () => {
 
 // Mutating calls: request shape
 
-Deno.test("signInCredentials fetches a CSRF token, then posts JSON with it", async () => {
+Deno.test("signIn.credentials fetches a CSRF token, then posts JSON with it", async () => {
   const server = fakeAuthServer();
-  await createAuthClient({ fetch: server.fetch }).signInCredentials({
+  await createAuthClient({ fetch: server.fetch }).signIn.credentials({
     username: "ada",
     password: "pw",
   });
@@ -219,18 +219,18 @@ Deno.test("signInCredentials fetches a CSRF token, then posts JSON with it", asy
   assert.deepEqual(fetchOptions(post.init), DEFAULT_FETCH_OPTIONS);
 });
 
-Deno.test("signInCredentials resolves the session on 200", async () => {
+Deno.test("signIn.credentials resolves the session on 200", async () => {
   const server = fakeAuthServer();
-  const result = await createAuthClient({ fetch: server.fetch }).signInCredentials({
+  const result = await createAuthClient({ fetch: server.fetch }).signIn.credentials({
     username: "ada",
     password: "pw",
   });
   assert.deepEqual(result, { data: ADA, error: null });
 });
 
-Deno.test("signInCredentials resolves access_denied with status 401 on a wrong password", async () => {
+Deno.test("signIn.credentials resolves access_denied with status 401 on a wrong password", async () => {
   const server = fakeAuthServer();
-  const result = await createAuthClient({ fetch: server.fetch }).signInCredentials({
+  const result = await createAuthClient({ fetch: server.fetch }).signIn.credentials({
     username: "ada",
     password: "nope",
   });
@@ -372,7 +372,7 @@ Deno.test("a mutating call navigates to redirectTo after success", async () => {
   const server = fakeAuthServer();
   const location = stubLocation();
   try {
-    const result = await createAuthClient({ fetch: server.fetch }).signInCredentials({
+    const result = await createAuthClient({ fetch: server.fetch }).signIn.credentials({
       username: "ada",
       password: "pw",
       redirectTo: "/home",
@@ -426,7 +426,7 @@ Deno.test("a failed mutating call does not navigate to redirectTo", async () => 
   const server = fakeAuthServer();
   const location = stubLocation();
   try {
-    const result = await createAuthClient({ fetch: server.fetch }).signInCredentials({
+    const result = await createAuthClient({ fetch: server.fetch }).signIn.credentials({
       username: "ada",
       password: "wrong",
       redirectTo: "/home",
@@ -478,7 +478,7 @@ Deno.test("the client never asks the server to redirect", async () => {
   try {
     const client = createAuthClient({ fetch: server.fetch });
     await client.signUp({ redirect: true, redirectTo: "/a" });
-    await client.signInCredentials({ username: "ada", password: "pw", redirect: true });
+    await client.signIn.credentials({ username: "ada", password: "pw", redirect: true });
     await client.updateSession({ name: "Z" }, { redirect: true });
     await client.signOut({ redirect: true, redirectTo: "/b" });
     for (const request of server.requests) {
@@ -500,7 +500,7 @@ Deno.test("no URL the client produces contains undefined", async () => {
     await client.signIn("github", {});
     await client.signIn("github", { redirectTo: undefined, redirect: undefined });
     await client.signUp({ redirectTo: undefined });
-    await client.signInCredentials({ username: "ada", password: "pw", redirectTo: undefined });
+    await client.signIn.credentials({ username: "ada", password: "pw", redirectTo: undefined });
     await client.updateSession({}, { expires: undefined, redirectTo: undefined });
     await client.signOut({ redirectTo: undefined, redirect: undefined });
     const urls = [...server.requests.map((r) => r.url), ...location.assigned];
@@ -582,7 +582,7 @@ Deno.test("a 2xx answer of the wrong shape becomes server_error with its status"
   );
   const client = createAuthClient({ fetch });
   const out = await client.signOut();
-  const signIn = await client.signInCredentials({ username: "a", password: "b" });
+  const signIn = await client.signIn.credentials({ username: "a", password: "b" });
   assert.equal(out.error?.error, "server_error");
   assert.equal(out.error?.status, 200);
   assert.equal(signIn.error?.error, "server_error");
@@ -593,7 +593,7 @@ Deno.test("a network failure resolves server_error with status 0", async () => {
   const client = createAuthClient({
     fetch: () => Promise.reject(new TypeError("Failed to fetch")),
   });
-  const result = await client.signInCredentials({ username: "ada", password: "pw" });
+  const result = await client.signIn.credentials({ username: "ada", password: "pw" });
   assert.equal(result.data, null);
   assert.equal(result.error?.error, "server_error");
   assert.equal(result.error?.status, 0);
@@ -733,4 +733,11 @@ Deno.test("user headers cannot replace the CSRF, Accept or Content-Type headers"
   assert.equal(post.headers.get("Content-Type"), "application/json");
   assert.equal(post.headers.get("Accept"), "application/json");
   assert.equal(result.error, null);
+});
+
+Deno.test("the client keeps one name per call: signIn.credentials, no signInCredentials", () => {
+  const client = createAuthClient({ fetch: () => Promise.resolve(new Response("null")) });
+  assert.equal(typeof client.signIn.credentials, "function");
+  assert.equal("signInCredentials" in client, false);
+  assert.equal(typeof client.signIn.email, "function");
 });

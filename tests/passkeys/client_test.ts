@@ -114,7 +114,7 @@ for (const helpers of [true, false]) {
     try {
       const { auth } = passkeyAuth();
       const { client } = browserClient(auth.handlers.ALL, ORIGIN);
-      const signedIn = await client.signInCredentials({
+      const signedIn = await client.signIn.credentials({
         username: "ada",
         password: "correct horse",
       });
@@ -153,7 +153,7 @@ Deno.test("client: passkey.signIn({ autofill }) asks for conditional mediation; 
   try {
     const { auth } = passkeyAuth();
     const { client } = browserClient(auth.handlers.ALL, ORIGIN);
-    await client.signInCredentials({ username: "ada", password: "correct horse" });
+    await client.signIn.credentials({ username: "ada", password: "correct horse" });
     await client.passkey.register();
     await client.signOut();
     const autofill = client.passkey.signIn({ autofill: true });

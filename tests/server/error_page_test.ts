@@ -72,9 +72,9 @@ Deno.test("an unknown provider on sign-in and callback gets the same browser tre
     const page = await get(instance.handlers.ALL, path, HTML);
     assert.equal(page.status, 400);
     const text = await page.text();
-    assert.match(text, /This sign-in link is not valid or has expired/);
-    // No developer text: not the JSON description, no "expected".
-    assert.doesNotMatch(text, /expected|provider id|provider is unknown/i);
+    // A plain sentence that says what is wrong (issue 25), no developer text.
+    assert.match(text, /This sign-in provider is unknown\. Please go back/);
+    assert.doesNotMatch(text, /expected|provider id|nope/i);
   }
   // JSON keeps the developer description.
   const json = await get(instance.handlers.ALL, "/auth/signIn/nope");

@@ -20,7 +20,7 @@ Deno.test("createTestFetch lets the browser client run a whole session in a test
   const fetch = createTestFetch(instance.handlers.ALL);
   const client = createAuthClient({ baseURL: "http://localhost", fetch });
   assert.equal(await client.getSession(), null);
-  const signedIn = await client.signInCredentials({ username: "ada", password: "pw" });
+  const signedIn = await client.signIn.credentials({ username: "ada", password: "pw" });
   assert.equal(signedIn.error, null);
   assert.equal((await client.getSession())?.user.sub, "ada");
   const updated = await client.updateSession({ name: "Ada L." });

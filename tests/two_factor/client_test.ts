@@ -18,7 +18,7 @@ Deno.test("client: enroll, confirm, then signIn.credentials resolves twoFactorRe
   nextStep(w);
 
   const { client, seen } = browserClient(w.auth.handlers.ALL, ORIGIN);
-  const pending = await client.signInCredentials({ username: "ada", password: "correct horse" });
+  const pending = await client.signIn.credentials({ username: "ada", password: "correct horse" });
   assert.deepEqual(pending, { data: { twoFactorRequired: true }, error: null });
   assert.equal(await client.getSession(), null);
   const wrong = await client.twoFactor.verify({ code: "000000" });
