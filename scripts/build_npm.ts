@@ -11,7 +11,9 @@
 import ts from "npm:typescript@5";
 
 const ROOT = decodeURIComponent(new URL("../", import.meta.url).pathname).replace(/\/$/, "");
-const EXTRA_FILES = ["README.md", "LICENSE"];
+const EXTRA_FILES = ["README.md", "CHANGELOG.md", "LICENSE"];
+// The README links into it: the guides and the reference travel with the package.
+const DOCS_DIR = "docs";
 
 /** Options for {@linkcode buildNpm}. */
 export interface BuildNpmOptions {
@@ -188,6 +190,12 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuildNpmR
     await Deno.copyFile(`${root}/${file}`, `${outDir}/${file}`).catch(() => {
       // Optional: README.md and LICENSE may not exist yet.
     });
+  }
+  for (const file of await listFiles(`${root}/${DOCS_DIR}`).catch(() => [] as string[])) {
+    if (!file.endsWith(".md")) continue;
+    const target = `${outDir}/${DOCS_DIR}/${file}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    await Deno.copyFile(`${root}/${DOCS_DIR}/${file}`, target);
   }
   const files = await listFiles(outDir);
   for (const target of Object.values(config.exports)) {
