@@ -17,7 +17,7 @@ import { Browser } from "./server/_helpers.ts";
 // Web Crypto keys and the store-less default kept only counters and one-time marks (50.2 kB with
 // all three in every bundle, 69.4 kB while every feature was; 1 kB of it the JavaScript SHA-256
 // that spares a Web Crypto trip per CSRF check and token signature), plus 1.5% for small changes.
-// Issue 16 aims at 30 kB (see README "Develop").
+// Issue 16 aims at 30 kB (see docs/develop.md).
 const ONE_PROVIDER_GZIP_BUDGET = 42_000;
 
 // Text that only memoryStore and the stores' validation hold: without session.store, the core's

@@ -125,7 +125,10 @@ async function runOnBlocks(
     for (const block of blocks) {
       const name = block.file.replace(/[/.]/g, "_");
       const file = `${dir}/${name}_line_${block.line}_test.ts`;
-      let code = block.code;
+      // Deno KV is typed by the unstable lib, which `--unstable-kv` (as the guides say) brings.
+      let code = block.code.includes("Deno.openKv(")
+        ? `/// <reference lib="deno.unstable" />\n${block.code}`
+        : block.code;
       for (const [bare, specifier] of Object.entries(NPM_SPECIFIERS)) {
         code = code.replaceAll(`from "${bare}";`, `from "${specifier}";`);
       }
@@ -225,9 +228,7 @@ async function published(): Promise<(path: string) => boolean> {
   };
   const patterns = publish.include.map((glob) =>
     new RegExp(
-      `^${
-        glob.replace(/[.]/g, "\\.").replace(/\*\*\//g, "(?:.*/)?").replace(/\*/g, "[^/]*")
-      }$`,
+      `^${glob.replace(/[.]/g, "\\.").replace(/\*\*\//g, "(?:.*/)?").replace(/\*/g, "[^/]*")}$`,
     )
   );
   return (path) => patterns.some((pattern) => pattern.test(path));

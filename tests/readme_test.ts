@@ -1,12 +1,13 @@
 /**
  * The README's first hour, run as printed: the install before the first
  * release (a clone mapped by a Deno import map; the npm tarball built from
- * the clone and installed with npm) and every code block of the Guides. Each
- * guide server is byte-identical to a file in `examples/guides/`, started as
- * a real process (Deno in place; Node and Bun from a staged copy with the npm
- * build installed) and asked for `GET /auth/session`. The Next.js files are
- * type-checked against a stand-in for `next/headers` (running them needs
- * Next.js); the session-store fragments run as modules.
+ * the clone and installed with npm) and the code blocks of the runtime and
+ * session guides under docs/. Each guide server is byte-identical to a file
+ * in `examples/guides/`, started as a real process (Deno in place; Node and
+ * Bun from a staged copy with the npm build installed) and asked for
+ * `GET /auth/session`. The Next.js files are type-checked against a
+ * stand-in for `next/headers` (running them needs Next.js); the session
+ * store modules run. tests/docs_test.ts type-checks every other block.
  *
  * @module
  */
@@ -18,13 +19,18 @@ import { freePort, REPO_ROOT } from "./support/server.ts";
 import { missingTool, toolPath } from "./support/tools.ts";
 
 const readme = await Deno.readTextFile(`${REPO_ROOT}/README.md`);
+
+/** The text of a guide under docs/. */
+async function doc(file: string): Promise<string> {
+  return await Deno.readTextFile(`${REPO_ROOT}/docs/${file}`);
+}
 const denoJson = JSON.parse(await Deno.readTextFile(`${REPO_ROOT}/deno.json`)) as {
   name: string;
   version: string;
   exports: Record<string, string>;
 };
 
-/** The environment every guide expects (see the Guides' first block), with test values. */
+/** The environment every guide expects (see each guide's first block), with test values. */
 const GUIDE_ENV = {
   AUTH_SECRET: "readme-guide-secret-0123456789-abcdefghij",
   GITHUB_CLIENT_ID: "readme-client-id",
@@ -32,9 +38,9 @@ const GUIDE_ENV = {
 };
 
 interface Block {
-  /** The `###` heading the block is under (`Guides` before the first one). */
+  /** The guide it is in (`deno.md`), or a README section's heading. */
   heading: string;
-  /** Its place among that heading's blocks, from 0. */
+  /** Its place among that guide's blocks, from 0. */
   index: number;
   info: string;
   code: string;
@@ -64,11 +70,26 @@ function blocksOf(text: string, top: string): Block[] {
   return blocks;
 }
 
-const GUIDES = blocksOf(section("Guides"), "Guides");
+/** Every block of a guide, numbered in order, whatever the headings. */
+function guideBlocks(file: string, text: string): Block[] {
+  return [...text.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].map((match, index) => ({
+    heading: file,
+    index,
+    info: match[1].trim(),
+    code: match[2],
+  }));
+}
+
+const NODE_GUIDES = "node.md";
+const NEXT_JS = "nextjs.md";
+const SESSIONS = "sessions.md";
+const GUIDE_FILES = ["deno.md", "bun.md", NODE_GUIDES, NEXT_JS, SESSIONS];
+const GUIDES: Block[] = [];
+for (const file of GUIDE_FILES) GUIDES.push(...guideBlocks(file, await doc(file)));
 
 function guide(heading: string, index: number): Block {
   const block = GUIDES.find((b) => b.heading === heading && b.index === index);
-  assert.ok(block, `README Guides: "${heading}" has a code block #${index}`);
+  assert.ok(block, `docs/${heading} has a code block #${index}`);
   return block;
 }
 
@@ -83,52 +104,50 @@ interface GuideServer {
   packages?: string[];
 }
 
-const NODE_GUIDES = "Node, Express and Hono";
 const SERVERS: GuideServer[] = [
-  { heading: "Deno", index: 0, file: "examples/guides/deno/server.ts", runtime: "deno" },
-  { heading: "Bun", index: 0, file: "examples/guides/bun/server.js", runtime: "bun" },
-  { heading: NODE_GUIDES, index: 0, file: "examples/guides/node/server.mjs", runtime: "node" },
+  { heading: "deno.md", index: 1, file: "examples/guides/deno/server.ts", runtime: "deno" },
+  { heading: "bun.md", index: 1, file: "examples/guides/bun/server.js", runtime: "bun" },
+  { heading: NODE_GUIDES, index: 1, file: "examples/guides/node/server.mjs", runtime: "node" },
   {
     heading: NODE_GUIDES,
-    index: 1,
+    index: 2,
     file: "examples/guides/express/server.mjs",
     runtime: "node",
     packages: ["express"],
   },
   {
     heading: NODE_GUIDES,
-    index: 2,
+    index: 3,
     file: "examples/guides/hono-node/server.mjs",
     runtime: "node",
     packages: ["hono", "@hono/node-server"],
   },
 ];
 
-const NEXT_JS = "Next.js (App Router)";
-const TESTING = "Testing your app";
-const SESSIONS = "Sessions that really end";
+const ENV_BLOCK = "shell exports with placeholders (`...`), the values each run below sets";
 
-/** Every other block of the Guides, and what covers it. */
+/** Every other block of these guides, and what covers it. */
 const OTHER_BLOCKS: Record<string, string> = {
-  "Guides #0": "shell exports with placeholders (`...`), the values each run below sets",
-  [`${NEXT_JS} #0`]: "one shell assignment with a placeholder origin",
-  [`${NEXT_JS} #1`]: "type-checked with #2 and #3; imported in next build's phase",
-  [`${NEXT_JS} #2`]: "type-checked with #1 and #3; imported in next build's phase",
-  [`${NEXT_JS} #3`]: "type-checked with #1 and #2",
-  [`${TESTING} #0`]: "run by tests/project_test.ts (the README's testing examples pass)",
-  [`${TESTING} #1`]: "run by tests/project_test.ts (the README's testing examples pass)",
+  "deno.md #0": ENV_BLOCK,
+  "bun.md #0": ENV_BLOCK,
+  [`${NODE_GUIDES} #0`]: ENV_BLOCK,
+  [`${NEXT_JS} #0`]: "the .env.local lines with placeholders (`...`)",
+  [`${NEXT_JS} #1`]: "one shell assignment with a placeholder origin",
+  [`${NEXT_JS} #2`]: "type-checked with #3 and #4; imported in next build's phase",
+  [`${NEXT_JS} #3`]: "type-checked with #2 and #4; imported in next build's phase",
+  [`${NEXT_JS} #4`]: "type-checked with #2 and #3",
   [`${SESSIONS} #0`]: "run as a module",
   [`${SESSIONS} #1`]: "run as a module against a real Redis",
   [`${SESSIONS} #2`]: "run as a module with Deno KV",
   [`${SESSIONS} #3`]:
-    "a fragment (the two prefix shapes); tests/store/redis_test.ts and deno_kv_test.ts run two apps with their own prefixes",
+    "type-checked (tests/docs_test.ts); tests/store/redis_test.ts and deno_kv_test.ts run two apps with their own prefixes",
   [`${SESSIONS} #4`]:
-    "placeholder addresses; tests/store/redis_cluster_test.ts runs createCluster + redisStore on a real three-node cluster",
+    "placeholder addresses, type-checked; tests/store/redis_cluster_test.ts runs createCluster + redisStore on a real three-node cluster",
   [`${SESSIONS} #5`]:
-    "placeholder addresses; tests/store/redis_cluster_test.ts runs ioredis Cluster + redisStore on a real three-node cluster",
+    "placeholder addresses, type-checked; tests/store/redis_cluster_test.ts runs ioredis Cluster + redisStore on a real three-node cluster",
 };
 
-Deno.test("every code block of the README's Guides is a guide server or covered here", () => {
+Deno.test("every code block of the runtime and session guides is a guide server or covered here", () => {
   const covered = new Set([
     ...SERVERS.map((server) => `${server.heading} #${server.index}`),
     ...Object.keys(OTHER_BLOCKS),
@@ -137,7 +156,7 @@ Deno.test("every code block of the README's Guides is a guide server or covered 
   assert.deepEqual(found.sort(), [...covered].sort());
 });
 
-Deno.test("each guide server in the README is byte-identical to its file in examples/guides/", async () => {
+Deno.test("each guide server in docs/ is byte-identical to its file in examples/guides/", async () => {
   for (const server of SERVERS) {
     const block = guide(server.heading, server.index);
     assert.equal(block.code, await Deno.readTextFile(`${REPO_ROOT}/${server.file}`), server.file);
@@ -263,7 +282,7 @@ async function deno(
 /** The Next.js blocks as files, each at the path its first line names. */
 function nextFiles(): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const index of [1, 2, 3]) {
+  for (const index of [2, 3, 4]) {
     const block = guide(NEXT_JS, index);
     assert.equal(block.info, "ts");
     const path = /^\/\/ ([\w./[\]-]+\.ts)\b/.exec(block.code)?.[1];
@@ -312,7 +331,8 @@ Deno.test("the Next.js guide's route module imports without secrets in next buil
     const args = ["run", "--no-check", "--allow-env", "--allow-read", "collect.ts"];
     const build = await deno(args, dir, { NEXT_PHASE: "phase-production-build" });
     assert.ok(build.success, build.output);
-    assert.match(build.output, /^GET OPTIONS PATCH POST$/m);
+    // Every method a feature needs: DELETE for passkeys.
+    assert.match(build.output, /^DELETE GET OPTIONS PATCH POST$/m);
     const start = await deno(args, dir, { NEXT_PHASE: "phase-production-server" });
     assert.equal(start.success, false);
     assert.match(start.output, /no secret was found/);
@@ -321,7 +341,7 @@ Deno.test("the Next.js guide's route module imports without secrets in next buil
   }
 });
 
-/** Runs a README block as a module (imported by a wrapper that then exits) with Deno. */
+/** Runs a guide's block as a module (imported by a wrapper that then exits) with Deno. */
 async function runBlock(
   block: Block,
   options: { args?: string[]; env?: Record<string, string>; imports?: Record<string, string> },
@@ -343,13 +363,13 @@ async function runBlock(
   }
 }
 
-Deno.test("the memory store block of Sessions that really end runs", async () => {
+Deno.test("the memory store block of the sessions guide runs", async () => {
   const block = guide(SESSIONS, 0);
   assert.match(block.code, /memoryStore\(\)/);
   await runBlock(block, {});
 });
 
-Deno.test("the Deno KV store block of Sessions that really end runs with --unstable-kv", async () => {
+Deno.test("the Deno KV store block of the sessions guide runs with --unstable-kv", async () => {
   const block = guide(SESSIONS, 2);
   assert.match(block.code, /denoKvStore\(await Deno\.openKv\(\)\)/);
   // A fixed location keeps Deno.openKv() at one database instead of one per temporary folder.
@@ -357,7 +377,7 @@ Deno.test("the Deno KV store block of Sessions that really end runs with --unsta
 });
 
 Deno.test({
-  name: "the Redis store block of Sessions that really end runs against a real Redis",
+  name: "the Redis store block of the sessions guide runs against a real Redis",
   ignore: missingTool("redis-server"),
   async fn() {
     const block = guide(SESSIONS, 1);

@@ -5,7 +5,7 @@
  * browser client, mock OAuth provider).
  *
  * Run with the packages installed (`npm install express` and
- * `@service-stack/auth` as the README's Install or Develop section says):
+ * `@service-stack/auth` as the README's Install or docs/develop.md says):
  * `node examples/express/server.mjs`.
  * `PORT` picks the port (default 8000, `0` for any free one); `AUTH_SECRET`
  * the secret (else a random one is generated at startup).

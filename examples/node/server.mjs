@@ -3,8 +3,8 @@
  * `@service-stack/auth/node`, the auth handlers mounted under `/auth/` and the
  * shared demo app (page, browser client, mock OAuth provider) everywhere else.
  *
- * Run with `@service-stack/auth` installed (the README's Install, or its
- * Develop steps, which link the npm build here):
+ * Run with `@service-stack/auth` installed (the README's Install, or the
+ * steps of docs/develop.md, which link the npm build here):
  * `node examples/node/server.mjs`. `PORT` picks the port (default 8000, `0`
  * for any free one); `AUTH_SECRET` the secret (else a random one is
  * generated at startup).

@@ -184,14 +184,14 @@ Deno.test({
   },
 });
 
-Deno.test("README: the email guide's nodemailer send is the tested example, byte for byte", async () => {
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+Deno.test("docs/email.md: the email guide's nodemailer send is the tested example, byte for byte", async () => {
+  const guide = await Deno.readTextFile(new URL("../../docs/email.md", import.meta.url));
   const example = await Deno.readTextFile(
     new URL("../../examples/email/smtp_send.mjs", import.meta.url),
   );
-  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const blocks = [...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
   assert.ok(
     blocks.includes(example),
-    "README has a js block equal to examples/email/smtp_send.mjs",
+    "docs/email.md has a js block equal to examples/email/smtp_send.mjs",
   );
 });

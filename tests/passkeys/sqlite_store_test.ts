@@ -1,4 +1,4 @@
-// The README's SQL example (examples/passkeys/sqlite_store.ts) on SQLite through node:sqlite:
+// The passkey guide's SQL example (docs/passkeys.md, examples/passkeys/sqlite_store.ts) on SQLite through node:sqlite:
 // the passkey contract, and the routes end to end on it.
 import assert from "node:assert/strict";
 import { type SqlDatabase, sqlitePasskeyStore } from "../../examples/passkeys/sqlite_store.ts";
@@ -68,9 +68,12 @@ Deno.test("sqlite store: register, sign in, list and delete through the routes",
   }
 });
 
-Deno.test("the README's SQL example is examples/passkeys/sqlite_store.ts, byte for byte", async () => {
+Deno.test("the passkey guide's SQL example is examples/passkeys/sqlite_store.ts, byte for byte", async () => {
   const root = new URL("../../", import.meta.url);
-  const readme = await Deno.readTextFile(new URL("README.md", root));
+  const guide = await Deno.readTextFile(new URL("docs/passkeys.md", root));
   const example = await Deno.readTextFile(new URL("examples/passkeys/sqlite_store.ts", root));
-  assert.ok(readme.includes("```ts\n" + example + "```\n"), "README has a ts block equal to it");
+  assert.ok(
+    guide.includes("```ts\n" + example + "```\n"),
+    "docs/passkeys.md has a ts block equal to it",
+  );
 });

@@ -282,15 +282,15 @@ for (const target of TARGETS) {
   });
 }
 
-Deno.test("the runtime targets are the examples the README names", async () => {
+Deno.test("the runtime targets are the examples docs/develop.md names", async () => {
   for (const target of TARGETS) {
     const path = target.app === undefined ? target.entry : `${target.app}/${target.entry}`;
     assert.ok((await Deno.stat(`${REPO_ROOT}/${path}`)).isFile, path);
   }
-  const readme = await Deno.readTextFile(`${REPO_ROOT}/README.md`);
+  const develop = await Deno.readTextFile(`${REPO_ROOT}/docs/develop.md`);
   for (
     const path of ["examples/deno/main.ts", "examples/bun/server.ts", "examples/node/server.mjs"]
   ) {
-    assert.ok(readme.includes(path), `README names ${path}`);
+    assert.ok(develop.includes(path), `docs/develop.md names ${path}`);
   }
 });

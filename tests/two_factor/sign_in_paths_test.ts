@@ -1,6 +1,6 @@
 // Every first factor of an enrolled user stops at the second step: no session, a sealed
 // two_factor cookie, `{ twoFactorRequired: true }` for JSON or a 302 to the second-step page;
-// POST /twoFactor/verify then makes the session. One test per sign-in path (README table).
+// POST /twoFactor/verify then makes the session. One test per sign-in path (docs/two-factor.md table).
 import assert from "node:assert/strict";
 import {
   ADA,
