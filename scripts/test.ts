@@ -39,6 +39,7 @@ const SLOW_FIRST = [
   "tests/support/server_test.ts",
   "tests/e2e/examples_test.ts",
   "tests/oauth/oidc/jwks_test.ts",
+  "tests/testing/check_store_test.ts",
 ];
 
 async function run(label: string, args: string[], env?: Record<string, string>): Promise<boolean> {
