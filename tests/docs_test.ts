@@ -205,10 +205,10 @@ Deno.test("the testing guide's tests pass when run", async () => {
   const tests = (await docBlocks("docs/testing.md")).filter((block) =>
     block.info === "ts" && block.code.includes("Deno.test(")
   );
-  assert.equal(tests.length, 3, "signInAs, the mock provider and createTestFetch");
+  assert.equal(tests.length, 4, "signInAs, the mock provider, createTestFetch and checkStore");
   const { success, output } = await runOnBlocks(tests, ["test", "--no-check", "--quiet"]);
   assert.ok(success, output);
-  assert.match(output, /\b3 passed\b/);
+  assert.match(output, /\b4 passed\b/);
 });
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes. */
