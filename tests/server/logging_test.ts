@@ -28,8 +28,9 @@ class Secrets {
     }
     const location = response.headers.get("Location");
     if (location) {
-      for (const [, value] of new URL(location, ORIGIN).searchParams) {
-        if (value.length >= 16) this.add(value);
+      for (const [name, value] of new URL(location, ORIGIN).searchParams) {
+        // The redirect_uri is the public callback URL, logged at debug on purpose (issue 25).
+        if (name !== "redirect_uri" && value.length >= 16) this.add(value);
       }
     }
     return response;
