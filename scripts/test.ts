@@ -31,6 +31,8 @@ const SLOW_FIRST = [
   "tests/oauth/provider_failures_test.ts",
   "tests/store/redis_test.ts",
   "tests/project_test.ts",
+  "tests/docs_test.ts",
+  "tests/publish_test.ts",
   "tests/node/types_test.ts",
   "tests/runtimes/runtimes_test.ts",
   "tests/node/node_handler_test.ts",
