@@ -48,7 +48,8 @@ import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
-import { type BuiltInTable, resolveProvidersWith } from "./oauth/resolve.ts";
+import type { BuiltInTable } from "./oauth/provider_lookup.ts";
+import { resolveProvidersWith } from "./oauth/resolve.ts";
 import type { ResolvedProvider } from "./oauth/resolved_provider.ts";
 import { oidcKitOf } from "./oauth/providers/_define.ts";
 import type {

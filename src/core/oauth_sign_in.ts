@@ -25,7 +25,7 @@ import {
   isOpenIDConnect,
   needsDiscovery,
   withMetadata,
-} from "../oauth/resolve.ts";
+} from "../oauth/endpoints.ts";
 import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 import { exchangeCode } from "../oauth/token.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";

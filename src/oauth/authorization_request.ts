@@ -7,7 +7,7 @@
  */
 
 import { codeChallengeS256, randomToken } from "./pkce.ts";
-import { isOpenIDConnect, requireEndpoint } from "./resolve.ts";
+import { isOpenIDConnect, requireEndpoint } from "./endpoints.ts";
 import type { ResolvedProvider } from "./resolved_provider.ts";
 
 /** An authorization request and the secrets its callback will need. */

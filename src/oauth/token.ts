@@ -14,7 +14,7 @@ import {
   readProviderText,
 } from "./provider_fetch.ts";
 import { mediaType } from "../http.ts";
-import { requireEndpoint } from "./resolve.ts";
+import { requireEndpoint } from "./endpoints.ts";
 import type { ResolvedProvider } from "./resolved_provider.ts";
 import type { OAuthTokens } from "./types.ts";
 import { withProviderHeaders } from "./user_info.ts";
