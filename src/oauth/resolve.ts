@@ -13,7 +13,6 @@
 import type { EnvReader } from "../env.ts";
 import { defined } from "./_defined.ts";
 import { definitionOf } from "./providers/_define.ts";
-import { builtInProviders } from "./providers/mod.ts";
 import {
   checkAlgorithms,
   checkAuthorizationParams,
@@ -127,17 +126,6 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
       checkAuthorizationParams(merged.authorizationParams, id, clientIdParam),
     ),
   }) as ResolvedProvider;
-}
-
-/**
- * Resolves every entry against the built-in providers; duplicate ids and
- * missing credentials throw, naming the fix.
- */
-export function resolveProviders(
-  entries: readonly unknown[],
-  read: EnvReader,
-): ReadonlyMap<string, ResolvedProvider> {
-  return resolveProvidersWith(entries, read, builtInProviders);
 }
 
 /**

@@ -2,7 +2,7 @@
 // synchronous validation at createAuth.
 import assert from "node:assert/strict";
 import { isOpenIDConnect, needsDiscovery, requireEndpoint } from "../../../src/oauth/endpoints.ts";
-import { resolveProviders } from "../../../src/oauth/resolve.ts";
+import { resolveProviders } from "../../../src/oauth/providers/mod.ts";
 import { createAuthorizationRequest } from "../../../src/oauth/authorization_request.ts";
 import { exchangeCode } from "../../../src/oauth/token.ts";
 import { fetchUserInfo } from "../../../src/oauth/user_info.ts";
