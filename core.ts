@@ -35,41 +35,7 @@ export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/crypto/password.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
 export type { Session, User } from "./src/types.ts";
-export {
-  amazon,
-  apple,
-  atlassian,
-  auth0,
-  bitbucket,
-  cognito,
-  discord,
-  dropbox,
-  facebook,
-  figma,
-  github,
-  gitlab,
-  google,
-  kakao,
-  keycloak,
-  line,
-  linkedin,
-  microsoft,
-  naver,
-  notion,
-  okta,
-  patreon,
-  reddit,
-  roblox,
-  salesforce,
-  slack,
-  spotify,
-  strava,
-  tiktok,
-  twitch,
-  x,
-  yahoo,
-  zoom,
-} from "./src/oauth/providers/mod.ts";
+export * from "./src/oauth/providers/all.ts";
 
 // Neither built-in providers by id nor features beyond those the config lists.
 const INCLUDED: Included = { builtIns: {}, features: [] };

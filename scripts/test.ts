@@ -14,7 +14,15 @@
 
 import { setupTools } from "./setup.ts";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "core.ts", "jose.ts", "testing.ts", "node.ts"];
+const ENTRY_POINTS = [
+  "mod.ts",
+  "client.ts",
+  "core.ts",
+  "jose.ts",
+  "testing.ts",
+  "node.ts",
+  "sql.ts",
+];
 const deno = Deno.execPath();
 
 let passed = 0;
@@ -30,6 +38,7 @@ const SLOW_FIRST = [
   "tests/browser/two_factor_browser_test.ts",
   "tests/oauth/provider_failures_test.ts",
   "tests/store/redis_test.ts",
+  "tests/store/sql_test.ts",
   "tests/project_test.ts",
   "tests/docs_test.ts",
   "tests/publish_test.ts",

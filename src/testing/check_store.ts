@@ -370,9 +370,10 @@ function sessionChecks(store: SessionStore, run: string, made: Made) {
       },
     },
   ];
-  const short = session("short", `${run}-u8`, 1);
+  let short: StoredSession;
   const expiry = [
     expiryCheck("a session is gone once it expires", async () => {
+      short = session("short", `${run}-u8`, 1);
       await store.saveSession(short);
       expect(await store.getSession(short.id) !== null, "the session was not saved");
     }, async () => {
@@ -737,9 +738,10 @@ function apiKeyChecks(store: ApiKeyStore, run: string, made: Made) {
       },
     },
   ];
-  const short = apiKey("short", `${run}-u5`, { expiresAt: nowSeconds() + 1 });
+  let short: StoredApiKey;
   const expiry = [
     expiryCheck("an API key is gone once it expires", async () => {
+      short = apiKey("short", `${run}-u5`, { expiresAt: nowSeconds() + 1 });
       await store.saveApiKey(short);
       expect(await store.getApiKey(short.id) !== null, "the key was not saved");
     }, async () => {
