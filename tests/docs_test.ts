@@ -70,7 +70,7 @@ async function exampleFiles(): Promise<Map<string, string>> {
 
 /** Modules a documentation example may import; the type check resolves each. */
 const CHECKABLE_IMPORT =
-  /^(?:@service-stack\/auth(?:\/[\w-]+)?|hono|express|redis|ioredis|node:[\w/]+)$/;
+  /^(?:@service-stack\/auth(?:\/[\w-]+)?|hono|express|redis|ioredis|pg|postgres|node:[\w/]+)$/;
 
 /** npm packages the repository's deno.json does not map, as the type check resolves them. */
 const NPM_SPECIFIERS: Record<string, string> = {
