@@ -68,7 +68,7 @@ function notFound(ctx: AuthContext, pathname: string, off: Route | undefined): A
     if (needs !== undefined) {
       return new AuthError(
         "invalid_request",
-        `This route is off because its feature is not configured; expected ${needs} in the createAuth config.`,
+        `The route is off; expected ${needs} in the createAuth config.`,
         status,
       );
     }
@@ -77,13 +77,13 @@ function notFound(ctx: AuthContext, pathname: string, off: Route | undefined): A
   if (!pathname.startsWith(`${base}/`) && pathname.includes(`${base}/`)) {
     return new AuthError(
       "invalid_request",
-      `The route is unknown: the path has a prefix before this instance's basePath "${base}"; expected basePath set to the whole path the handlers are mounted at (e.g. "/api${base}").`,
+      `The route is unknown; expected basePath (now "${base}") to be the whole prefix the handlers are mounted at.`,
       status,
     );
   }
   return new AuthError(
     "invalid_request",
-    `The route is unknown; expected a route under this instance's basePath "${base}", e.g. "${base}/session".`,
+    `The route is unknown; expected a path under basePath "${base}".`,
     status,
   );
 }

@@ -39,7 +39,7 @@ import type { TwoFactorRequired } from "./two_factor.ts";
 export function unknownProviderError(): AuthError {
   return withPlainText(
     new AuthError("invalid_request", "The provider is unknown; expected a configured provider id."),
-    "This sign-in provider is unknown. Please go back and choose another way to sign in.",
+    "This sign-in provider is unknown.",
   );
 }
 

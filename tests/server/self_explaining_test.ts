@@ -25,19 +25,22 @@ async function notFound(
 Deno.test("404: an app mounted under a prefix is told its basePath and what to set", async () => {
   const auth = bare();
   const description = await notFound(auth.handlers.ALL, "/api/auth/session");
-  assert.match(description, /basePath "\/auth"/);
-  assert.match(description, /expected basePath set to the whole path the handlers are mounted at/);
+  assert.match(description, /basePath \(now "\/auth"\)/);
+  assert.match(
+    description,
+    /expected basePath .* to be the whole prefix the handlers are mounted at/,
+  );
   // The prefix asked for is not repeated: the example is built from the configured basePath.
   const other = await notFound(auth.handlers.ALL, "/zqx-prefix/auth/session");
   assert.doesNotMatch(other, /zqx/);
-  assert.match(other, /basePath "\/auth"/);
+  assert.match(other, /basePath \(now "\/auth"\)/);
 });
 
 Deno.test("404: an unknown route names the configured basePath, never the path asked for", async () => {
   const auth = bare({ basePath: "/api/auth" });
   for (const path of ["/api/auth/nope", "/api/auth/nope%3Cscript%3E", "/elsewhere/x"]) {
     const description = await notFound(auth.handlers.ALL, path);
-    assert.match(description, /basePath "\/api\/auth"/, path);
+    assert.match(description, /basePath "\/api\/auth"|basePath \(now "\/api\/auth"\)/, path);
     assert.doesNotMatch(description, /nope|script|elsewhere/, path);
   }
 });
@@ -60,7 +63,7 @@ Deno.test("404: a route of a feature that is not configured names the option to 
   ];
   for (const [method, path, expected] of cases) {
     const description = await notFound(auth.handlers.ALL, path, method);
-    assert.match(description, /^This route is off because its feature is not configured; /, path);
+    assert.match(description, /^The route is off; /, path);
     assert.match(description, expected, path);
   }
 });
