@@ -45,3 +45,9 @@ export type {
   WebCryptoKey,
   WebCryptoKeyPair,
 } from "./src/jose/types.ts";
+export {
+  ACCESS_TOKEN_CLOCK_TOLERANCE,
+  type AccessTokenClaims,
+  verifyAccessToken,
+  type VerifyAccessTokenOptions,
+} from "./src/jose/access_token.ts";

@@ -17,15 +17,22 @@ import type { User } from "../types.ts";
 import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
 import { isRecord } from "../is_record.ts";
+import type { ApiKey, CreatedApiKey, VerifiedApiKey } from "../service_tokens/types.ts";
 
 /**
  * The name `core.ts` exports each optional feature under: the config key it
  * serves, except `webCryptoKeys`, which lets `secret` hold Web Crypto keys.
  */
-export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys";
+export type FeatureKey =
+  | "email"
+  | "twoFactor"
+  | "passkeys"
+  | "webCryptoKeys"
+  | "serviceTokens"
+  | "apiKeys";
 
 /** The features that serve a config key of their own. */
-const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys"] as const;
+const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys", "serviceTokens", "apiKeys"] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
@@ -91,6 +98,20 @@ export interface FeatureHooks {
   readonly listPasskeys?: (ctx: AuthContext, sub: string) => Promise<Passkey[]>;
   /** Passkeys: `api.deletePasskey`. */
   readonly deletePasskey?: (ctx: AuthContext, sub: string, id: string) => Promise<boolean>;
+  /** Service tokens: `api.issueAccessToken` (`null`: the request has no session). */
+  readonly issueAccessToken?: (
+    ctx: AuthContext,
+    subject: { http: HttpContext } | { sub: string },
+    options: unknown,
+  ) => Promise<string | null>;
+  /** API keys: `api.verifyApiKey`. */
+  readonly verifyApiKey?: (ctx: AuthContext, request: Request) => Promise<VerifiedApiKey | null>;
+  /** API keys: `api.createApiKey`. */
+  readonly createApiKey?: (ctx: AuthContext, sub: string, input: unknown) => Promise<CreatedApiKey>;
+  /** API keys: `api.listApiKeys`. */
+  readonly listApiKeys?: (ctx: AuthContext, sub: string) => Promise<ApiKey[]>;
+  /** API keys: `api.deleteApiKey`. */
+  readonly deleteApiKey?: (ctx: AuthContext, sub: string, id: string) => Promise<boolean>;
 }
 
 /** What a feature's resolver gets besides its config value. */
@@ -128,7 +149,14 @@ export interface AuthFeature {
    * The config key it serves (`oidc` serves providers with an issuer,
    * `webCryptoKeys` Web Crypto keys in `secret`).
    */
-  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys";
+  readonly key:
+    | "email"
+    | "twoFactor"
+    | "passkeys"
+    | "oidc"
+    | "webCryptoKeys"
+    | "serviceTokens"
+    | "apiKeys";
 }
 
 /** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */

@@ -10,8 +10,10 @@ import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
+import { apiKeys, serviceTokens } from "./service_tokens.ts";
 
 export { email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { apiKeys, serviceTokens };
 
 /**
  * Email, two-factor, passkeys, OpenID Connect and Web Crypto keys: what
@@ -23,4 +25,6 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   passkeys,
   oidc,
   webCryptoKeys,
+  serviceTokens,
+  apiKeys,
 ];
