@@ -11,11 +11,15 @@ import type { WebCryptoKeyPair } from "../jose/types.ts";
 import { isRecord } from "../is_record.ts";
 import { lookupEnv, readRuntimeEnv } from "../env.ts";
 import { PREFIX_PATTERN } from "../service_tokens/api_key_format.ts";
-import { apiKeyHashers, type ApiKeyHashers, secretBytesOf } from "../service_tokens/api_key_hash.ts";
+import {
+  type ApiKeyHashers,
+  apiKeyHashers,
+  secretBytesOf,
+} from "../service_tokens/api_key_hash.ts";
 import {
   signingAlgorithmOf,
-  signingKeys,
   type SigningKeys,
+  signingKeys,
 } from "../service_tokens/signing_keys.ts";
 import { bounded, DEFAULT_STORE_TIMEOUT_MS } from "../store/guard.ts";
 import { checkApiKeyId, readApiKey } from "../store/_api_keys_validate.ts";
@@ -178,7 +182,9 @@ export function resolveServiceTokens(
 
 function isApiKeyStore(value: unknown): value is ApiKeyStore {
   return isRecord(value) &&
-    STORE_METHODS.every((method) => typeof (value as Record<string, unknown>)[method] === "function");
+    STORE_METHODS.every((method) =>
+      typeof (value as Record<string, unknown>)[method] === "function"
+    );
 }
 
 /** Wraps the app's store: each call bounded in time, answers checked (garbage fails closed as 503). */

@@ -19,14 +19,10 @@ import { API_KEY_ID_PATTERN, newApiKey, parseApiKey } from "../service_tokens/ap
 import { hashApiKey } from "../service_tokens/api_key_hash.ts";
 import {
   signingAlgorithmOf,
-  signingKeys,
   type SigningKeys,
+  signingKeys,
 } from "../service_tokens/signing_keys.ts";
-import type {
-  ApiKey,
-  CreatedApiKey,
-  VerifiedApiKey,
-} from "../service_tokens/types.ts";
+import type { ApiKey, CreatedApiKey, VerifiedApiKey } from "../service_tokens/types.ts";
 import type { StoredApiKey } from "../store/types.ts";
 import { readSession } from "./session.ts";
 
@@ -142,7 +138,10 @@ function checkCreateInput(
   }
   const { name, scopes, expiresIn } = input as Record<string, unknown>;
   // deno-lint-ignore no-control-regex
-  if (typeof name !== "string" || name.trim() === "" || name.length > MAX_NAME_LENGTH || /[\x00-\x1f\x7f]/.test(name)) {
+  if (
+    typeof name !== "string" || name.trim() === "" || name.length > MAX_NAME_LENGTH ||
+    /[\x00-\x1f\x7f]/.test(name)
+  ) {
     throw invalid(
       `name is invalid; expected a name of 1 to ${MAX_NAME_LENGTH} characters without control characters.`,
     );

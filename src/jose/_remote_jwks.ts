@@ -61,7 +61,9 @@ function parseKey(jwk: unknown): RemoteKey | null {
   if (typeof jwk !== "object" || jwk === null || Array.isArray(jwk)) return null;
   const key = jwk as Record<string, unknown>;
   if (key.use !== undefined && key.use !== "sig") return null;
-  if (key.key_ops !== undefined && !(Array.isArray(key.key_ops) && key.key_ops.includes("verify"))) {
+  if (
+    key.key_ops !== undefined && !(Array.isArray(key.key_ops) && key.key_ops.includes("verify"))
+  ) {
     return null;
   }
   if (key.kid !== undefined && text(key.kid) === undefined) return null;
@@ -183,11 +185,17 @@ async function fetchKeys(url: string, fetchFn: typeof fetch): Promise<RemoteKey[
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });
   } catch {
-    return fail("ERR_JOSE_KID_UNKNOWN", "The JWKS could not be fetched; expected the issuer's key set.");
+    return fail(
+      "ERR_JOSE_KID_UNKNOWN",
+      "The JWKS could not be fetched; expected the issuer's key set.",
+    );
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    fail("ERR_JOSE_KID_UNKNOWN", `The JWKS endpoint answered ${response.status}; expected 200 with keys.`);
+    fail(
+      "ERR_JOSE_KID_UNKNOWN",
+      `The JWKS endpoint answered ${response.status}; expected 200 with keys.`,
+    );
   }
   let document: unknown;
   try {
@@ -197,7 +205,9 @@ async function fetchKeys(url: string, fetchFn: typeof fetch): Promise<RemoteKey[
     fail("ERR_JOSE_INVALID", "The JWKS is not JSON; expected { keys: [...] }.");
   }
   const keys = (document as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys)) fail("ERR_JOSE_INVALID", "The JWKS has no keys array; expected { keys: [...] }.");
+  if (!Array.isArray(keys)) {
+    fail("ERR_JOSE_INVALID", "The JWKS has no keys array; expected { keys: [...] }.");
+  }
   return keys.slice(0, MAX_KEYS).map(parseKey).filter((key) => key !== null);
 }
 

@@ -129,14 +129,19 @@ export async function verifyAccessToken(
   }
   const { issuer } = options;
   if (typeof issuer !== "string" || issuer === "") {
-    throw new TypeError('issuer is invalid; expected the issuer\'s URL, e.g. "https://auth.example.com".');
+    throw new TypeError(
+      'issuer is invalid; expected the issuer\'s URL, e.g. "https://auth.example.com".',
+    );
   }
   const accepted = audiences(options.audience);
   const url = checkJwksURL(options.jwksURL);
   const fetchFn = options.fetch ?? globalThis.fetch;
   const nowMs = (options.clock ?? Date.now)();
   if (typeof token !== "string" || token.length > MAX_TOKEN_BYTES) {
-    fail("ERR_JOSE_TOO_LARGE", "The token is not a string of at most 16 KiB; expected a compact JWS.");
+    fail(
+      "ERR_JOSE_TOO_LARGE",
+      "The token is not a string of at most 16 KiB; expected a compact JWS.",
+    );
   }
   const dot = token.indexOf(".");
   if (dot < 1) fail("ERR_JOSE_INVALID", "The token is not a compact JWS; expected three segments.");
@@ -171,13 +176,20 @@ export async function verifyAccessToken(
   if (typeof claims.sub !== "string" || claims.sub === "") {
     claimInvalid("The token has no sub claim; expected the subject.");
   }
-  if (typeof claims.exp !== "number") claimInvalid("The token has no exp claim; expected an expiry.");
+  if (typeof claims.exp !== "number") {
+    claimInvalid("The token has no exp claim; expected an expiry.");
+  }
   if (claims.exp <= now - tolerance) {
     fail("ERR_JWT_EXPIRED", "The token has expired; expected an exp in the future.");
   }
-  if (typeof claims.iat !== "number") claimInvalid("The token has no iat claim; expected its issue time.");
+  if (typeof claims.iat !== "number") {
+    claimInvalid("The token has no iat claim; expected its issue time.");
+  }
   if (claims.iat > now + tolerance) {
-    fail("ERR_JWT_NOT_YET_VALID", "The token was issued in the future; expected an iat in the past.");
+    fail(
+      "ERR_JWT_NOT_YET_VALID",
+      "The token was issued in the future; expected an iat in the past.",
+    );
   }
   if (claims.nbf !== undefined && (claims.nbf as number) > now + tolerance) {
     fail("ERR_JWT_NOT_YET_VALID", "The token is not valid yet; expected an nbf in the past.");

@@ -71,7 +71,9 @@ export function checkAccessTokenOptions(options: unknown): CheckedAccessTokenOpt
       : null;
     if (
       parts === null || parts.length > 64 ||
-      !parts.every((part) => typeof part === "string" && part.length <= 128 && SCOPE_TOKEN.test(part))
+      !parts.every((part) =>
+        typeof part === "string" && part.length <= 128 && SCOPE_TOKEN.test(part)
+      )
     ) {
       throw new TypeError(
         'scope is invalid; expected a space-separated string or an array of scope tokens, e.g. "read write".',

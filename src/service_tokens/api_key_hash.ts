@@ -15,7 +15,7 @@ import { encoder, subtle } from "../jose/_common.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
 import { secretKid } from "../jose/_kid.ts";
 import { importHkdfBase } from "../jose/keys.ts";
-import { hmacSha256, type HmacSha256 } from "../crypto/sha256.ts";
+import { type HmacSha256, hmacSha256 } from "../crypto/sha256.ts";
 
 /** One derived hash key: its kid and its MAC. */
 export interface ApiKeyHasher {
@@ -64,7 +64,9 @@ export function apiKeyHashers(
       keys.map(secretBytesOf).filter((bytes) => bytes !== null).map((bytes) =>
         derive(bytes!, saltBytes)
       ),
-    ).then((list) => Object.freeze({ current: list[0], byKid: new Map(list.map((h) => [h.kid, h])) }))
+    ).then((list) =>
+      Object.freeze({ current: list[0], byKid: new Map(list.map((h) => [h.kid, h])) })
+    )
       .catch((error) => {
         pending = undefined;
         throw error;

@@ -6,12 +6,7 @@
  * @module
  */
 
-import {
-  checkApiKey,
-  checkApiKeyId,
-  checkLastUsedAt,
-  isLiveApiKey,
-} from "./_api_keys_validate.ts";
+import { checkApiKey, checkApiKeyId, checkLastUsedAt, isLiveApiKey } from "./_api_keys_validate.ts";
 import { checkKey } from "./_validate.ts";
 import { settle } from "./_local.ts";
 import type { ApiKeyStore, StoredApiKey } from "./types.ts";
@@ -52,7 +47,7 @@ export function memoryApiKeys(now: () => number): ApiKeyStore {
         const apiKey = checkApiKey(input);
         const nowMs = now();
         // Expired keys go now and then (every 100 writes), so they never pile up.
-        if (++writes % 100 === 0) for (const id of [...apiKeys.keys()]) live(id, nowMs);
+        if (++writes % 100 === 0) { for (const id of [...apiKeys.keys()]) live(id, nowMs); }
         remove(apiKey.id);
         if (!isLiveApiKey(apiKey, nowMs)) return;
         apiKeys.set(apiKey.id, apiKey);

@@ -129,7 +129,9 @@ export function redisApiKeys(command: RedisCommand, prefix: string): ApiKeyStore
     async saveApiKey(input: StoredApiKey): Promise<void> {
       const { lastUsedAt: _ignored, ...data } = checkApiKey(input);
       const nowMs = Date.now();
-      const expiresAtMs = data.expiresAt === undefined ? undefined : Math.ceil(data.expiresAt * 1000);
+      const expiresAtMs = data.expiresAt === undefined
+        ? undefined
+        : Math.ceil(data.expiresAt * 1000);
       if (expiresAtMs !== undefined && expiresAtMs <= nowMs) return;
       await script(SAVE, keyOf(data.id), [
         JSON.stringify(data),
