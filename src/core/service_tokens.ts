@@ -137,10 +137,9 @@ function checkCreateInput(
     throw invalid("The body is not an object; expected { name, scopes?, expiresIn? }.");
   }
   const { name, scopes, expiresIn } = input as Record<string, unknown>;
-  // deno-lint-ignore no-control-regex
   if (
     typeof name !== "string" || name.trim() === "" || name.length > MAX_NAME_LENGTH ||
-    /[\x00-\x1f\x7f]/.test(name)
+    /\p{Cc}/u.test(name)
   ) {
     throw invalid(
       `name is invalid; expected a name of 1 to ${MAX_NAME_LENGTH} characters without control characters.`,

@@ -1,6 +1,6 @@
 // Shared fixtures for the service token tests: key pairs of every algorithm, an
 // instance that issues access tokens, and a real loopback server for its JWKS.
-import { type AuthConfig, type User } from "../../mod.ts";
+import type { AuthConfig, User } from "../../mod.ts";
 import { ADA, Browser, makeAuth } from "../server/_helpers.ts";
 
 export { ADA, Browser };
