@@ -42,9 +42,12 @@ for (const alg of ALGS) {
     });
     assert.equal(protectedHeader.alg, alg);
     assert.equal(protectedHeader.typ, "at+jwt");
-    assert.equal(protectedHeader.kid, await jose.calculateJwkThumbprint(
-      await crypto.subtle.exportKey("jwk", pair.publicKey) as jose.JWK,
-    ));
+    assert.equal(
+      protectedHeader.kid,
+      await jose.calculateJwkThumbprint(
+        await crypto.subtle.exportKey("jwk", pair.publicKey) as jose.JWK,
+      ),
+    );
     assert.equal(payload.sub, ADA.sub);
     assert.equal(payload.scope, "read write");
     assert.equal(payload.client_id, server.origin);
