@@ -26,10 +26,10 @@ import type { ApiKeyStore, StoredApiKey } from "./types.ts";
 /** Sends one command about `key` (its only key); a cluster client routes it by that key. */
 export type RedisCommand = (key: string, args: string[]) => Promise<unknown>;
 
-// Replaces a key's hash. KEYS: apikey. ARGV: data json, ttl ms ("" for none).
+// Replaces a key's hash. KEYS: apikey. ARGV: data json, ttl ms ("" for none), lastUsedAt ("" for none).
 const SAVE = `
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'data', ARGV[1], 'lastUsedAt', '')
+redis.call('HSET', KEYS[1], 'data', ARGV[1], 'lastUsedAt', ARGV[3])
 if ARGV[2] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1
 `;
@@ -127,7 +127,7 @@ export function redisApiKeys(command: RedisCommand, prefix: string): ApiKeyStore
 
   return {
     async saveApiKey(input: StoredApiKey): Promise<void> {
-      const { lastUsedAt: _ignored, ...data } = checkApiKey(input);
+      const { lastUsedAt, ...data } = checkApiKey(input);
       const nowMs = Date.now();
       const expiresAtMs = data.expiresAt === undefined
         ? undefined
@@ -136,6 +136,7 @@ export function redisApiKeys(command: RedisCommand, prefix: string): ApiKeyStore
       await script(SAVE, keyOf(data.id), [
         JSON.stringify(data),
         expiresAtMs === undefined ? "" : String(expiresAtMs - nowMs),
+        lastUsedAt === undefined ? "" : String(lastUsedAt),
       ]);
       // The key first, its user's set after: a set never names a key that was not written.
       await script(INDEX, setOf(data.sub), [
@@ -145,8 +146,8 @@ export function redisApiKeys(command: RedisCommand, prefix: string): ApiKeyStore
       ]);
     },
 
-    getApiKey(id: string): Promise<StoredApiKey | null> {
-      return read(checkApiKeyId(id));
+    async getApiKey(id: string): Promise<StoredApiKey | null> {
+      return await read(checkApiKeyId(id));
     },
 
     async listApiKeys(sub: string): Promise<StoredApiKey[]> {

@@ -1,6 +1,7 @@
 // Access tokens (RFC 9068) issued by api.issueAccessToken, and GET /jwks: checked by an
 // independent verifier (npm:jose with a remote JWKS over a real loopback server).
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import * as jose from "npm:jose@6";
 import { createAuth } from "../../mod.ts";
 import { createAuth as createCoreAuth, serviceTokens } from "../../core.ts";

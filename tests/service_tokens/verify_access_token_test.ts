@@ -1,6 +1,7 @@
 // verifyAccessToken (jose.ts), the other service's side: every classic confusion is
 // refused, the JWKS is cached, and an unknown kid refetches it once, then once a minute.
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import * as jose from "npm:jose@6";
 import { JoseError, verifyAccessToken, type VerifyAccessTokenOptions } from "../../jose.ts";
 import { signInAs } from "../../testing.ts";
