@@ -16,8 +16,9 @@ export { email, oidc, passkeys, twoFactor, webCryptoKeys };
 export { apiKeys, serviceTokens };
 
 /**
- * Email, two-factor, passkeys, OpenID Connect and Web Crypto keys: what
- * `createAuth` of `@service-stack/auth` always includes.
+ * Email, two-factor, passkeys, OpenID Connect, Web Crypto keys, service
+ * tokens and API keys: what `createAuth` of `@service-stack/auth` always
+ * includes.
  */
 export const ALL_FEATURES: readonly AuthFeature[] = [
   email,
