@@ -15,7 +15,9 @@ async function callApi() {
   if (answer.status === 401) return sessionEnded();
   const { token } = await answer.json();
   const api = await fetch("/demo/api/hello", { headers: { Authorization: `Bearer ${token}` } });
-  element("api-result").textContent = `Token: ${token}\n\nGET /demo/api/hello → ${api.status}\n` +
+  const result = element("api-result");
+  result.hidden = false;
+  result.textContent = `Token: ${token}\n\nGET /demo/api/hello → ${api.status}\n` +
     JSON.stringify(await api.json(), null, 2);
 }
 
