@@ -6,7 +6,8 @@
  * private members; symmetric keys skipped), each imported once. The set is
  * reused for 10 minutes; a token whose `kid` it lacks refetches it at once,
  * later unknown `kid`s at most once a minute, and concurrent callers share
- * one request.
+ * one request. A failed fetch fails closed, and for 5 seconds after it no
+ * token triggers another.
  *
  * @module
  */
@@ -20,6 +21,8 @@ export const JWKS_MAX_AGE_MS = 10 * 60 * 1000;
 /** Least time between two refetches for unknown `kid`s, in ms. */
 export const JWKS_UNKNOWN_KID_COOLDOWN_MS = 60 * 1000;
 const FETCH_TIMEOUT_MS = 10_000;
+/** After a failed fetch, the time during which tokens that need a fetch are refused without one, in ms. */
+export const JWKS_FAILURE_BACKOFF_MS = 5_000;
 const MAX_JWKS_BYTES = 256 * 1024;
 const MAX_KEYS = 100;
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k", "oth"];
@@ -224,14 +227,22 @@ export function createRemoteJwks(url: string, options: RemoteJwksOptions): Remot
   let fetchedAt = 0;
   let lastUnknownRefetch = -Infinity;
   let pending: Promise<RemoteKey[]> | undefined;
+  let failedAt = -Infinity;
 
   function refresh(nowMs: number): Promise<RemoteKey[]> {
+    // A JWKS endpoint that just failed is not asked again by every token: fail closed a while.
+    if (pending === undefined && nowMs - failedAt < JWKS_FAILURE_BACKOFF_MS && nowMs >= failedAt) {
+      return Promise.resolve().then(noKey);
+    }
     pending ??= fetchKeys(url, options.fetch).then((fresh) => {
       // Imports survive a refresh: a key listed again is not imported again.
       const previous = new Map((keys ?? []).map((key) => [key.id + key.alg, key]));
       keys = fresh.map((key) => previous.get(key.id + key.alg) ?? key);
       fetchedAt = nowMs;
       return keys;
+    }, (error) => {
+      failedAt = nowMs;
+      throw error;
     }).finally(() => {
       pending = undefined;
     });

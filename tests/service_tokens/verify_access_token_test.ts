@@ -310,6 +310,19 @@ Deno.test("a JWKS key that publishes private members verifies nothing", async ()
     }),
     "ERR_JOSE_KID_UNKNOWN",
   );
+  // The same key published without its private members verifies.
+  const { d: _d, ...publicJwk } = privateJwk;
+  await using clean = serve(() =>
+    Response.json({ keys: [{ ...publicJwk, key_ops: undefined, kid: "leaked", alg: "ES256" }] })
+  );
+  const ok = await new jose.SignJWT(claims(clean.origin))
+    .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: "leaked" }).sign(pair.privateKey);
+  await verifyAccessToken(ok, {
+    issuer: clean.origin,
+    audience: API,
+    jwksURL: `${clean.origin}/jwks`,
+    fetch: countingFetch().fetch,
+  });
 });
 
 Deno.test("verifyAccessToken refuses a JWKS URL that is not https (http only on loopback)", async () => {
@@ -328,9 +341,11 @@ Deno.test("verifyAccessToken refuses a JWKS URL that is not https (http only on 
   }
 });
 
-Deno.test("a JWKS endpoint that fails makes verification fail closed", async () => {
-  await using server = serve(() => new Response("down", { status: 503 }));
+Deno.test("a JWKS endpoint that fails makes verification fail closed, and is not asked again at once", async () => {
+  let asked = 0;
+  await using server = serve(() => (asked++, new Response("down", { status: 503 })));
   const pair = await keyPair("ES256");
+  const counted = countingFetch().fetch;
   const token = await new jose.SignJWT(claims(server.origin))
     .setProtectedHeader({ alg: "ES256", typ: "at+jwt", kid: "k" }).sign(pair.privateKey);
   await rejectsWith(
@@ -338,8 +353,18 @@ Deno.test("a JWKS endpoint that fails makes verification fail closed", async () 
       issuer: server.origin,
       audience: API,
       jwksURL: `${server.origin}/jwks`,
-      fetch: countingFetch().fetch,
+      fetch: counted,
     }),
     "ERR_JOSE_KID_UNKNOWN",
   );
+  await rejectsWith(
+    verifyAccessToken(token, {
+      issuer: server.origin,
+      audience: API,
+      jwksURL: `${server.origin}/jwks`,
+      fetch: counted,
+    }),
+    "ERR_JOSE_KID_UNKNOWN",
+  );
+  assert.equal(asked, 1);
 });
