@@ -48,7 +48,7 @@ export interface ServiceTokensConfig {
    * publish it for a while, then move it first. Each key's `kid` is its
    * RFC 7638 thumbprint.
    */
-  keys: readonly CryptoKeyPair[];
+  keys: readonly WebCryptoKeyPair[];
   /** The tokens' `iss`; default `baseURL` (a token's issuer never follows a `Host` header). */
   issuer?: string;
   /** The tokens' `client_id` (RFC 9068); default the issuer. */

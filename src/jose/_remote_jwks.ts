@@ -38,7 +38,7 @@ interface RemoteKey {
   readonly kid?: string;
   readonly alg: JWSAlgorithm;
   readonly id: string;
-  readonly jwk: JsonWebKey;
+  readonly jwk: Readonly<Record<string, string>>;
   imported?: Promise<JWSKey | null>;
 }
 
@@ -73,7 +73,7 @@ function parseKey(jwk: unknown): RemoteKey | null {
   // A set that publishes private members is compromised: such a key verifies nothing.
   if (PRIVATE_MEMBERS.some((name) => key[name] !== undefined)) return null;
   let alg: JWSAlgorithm;
-  let publicJwk: JsonWebKey;
+  let publicJwk: Record<string, string>;
   switch (key.kty) {
     case "RSA": {
       const [n, e] = [text(key.n), text(key.e)];
@@ -121,9 +121,15 @@ function importParams(alg: JWSAlgorithm): Algorithm | RsaHashedImportParams | Ec
 }
 
 function importKey(key: RemoteKey): Promise<JWSKey | null> {
-  key.imported ??= crypto.subtle.importKey("jwk", key.jwk, importParams(key.alg), false, [
-    "verify",
-  ]).then((imported) => {
+  key.imported ??= crypto.subtle.importKey(
+    "jwk",
+    key.jwk as JsonWebKey,
+    importParams(key.alg),
+    false,
+    [
+      "verify",
+    ],
+  ).then((imported) => {
     const jwsKey = prepareJWSKey(imported, "verify"); // refuses RSA moduli under 2048 bits
     return jwsKey.alg === key.alg ? jwsKey : null;
   }).catch(() => null);
