@@ -192,20 +192,20 @@ function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["sto
 function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
   ctx: AuthContext,
   method: M,
-): NonNullable<FeatureHooks[M]> {
+): NonNullable<FeatureHooks<AuthContext>[M]> {
   const operation = ctx[method];
   if (!ctx.passkeys || operation === undefined) {
     throw new TypeError(
       `api.${method} has no passkeys to ask; expected passkeys: { store, findUser } in createAuth.`,
     );
   }
-  return operation as NonNullable<FeatureHooks[M]>;
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
 /** A service token or API key operation behind `api.{method}`; throws when its feature is not configured. */
 function serviceOf<
   M extends "issueAccessToken" | "verifyApiKey" | "createApiKey" | "listApiKeys" | "deleteApiKey",
->(ctx: AuthContext, method: M): NonNullable<FeatureHooks[M]> {
+>(ctx: AuthContext, method: M): NonNullable<FeatureHooks<AuthContext>[M]> {
   const operation = ctx[method];
   const configured = method === "issueAccessToken" ? ctx.serviceTokens : ctx.apiKeys;
   if (!configured || operation === undefined) {
@@ -215,7 +215,7 @@ function serviceOf<
         : `api.${method} has no API keys to ask; expected apiKeys: { store } in createAuth.`,
     );
   }
-  return operation as NonNullable<FeatureHooks[M]>;
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
 function requiredText(value: unknown, name: string): string {
