@@ -26,9 +26,6 @@ const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 // One table per feature list, so an instance's handlers share it (the router compiles it once).
 const tables = new WeakMap<readonly FeatureDefinition<unknown, AuthContext>[], readonly Route[]>();
 
-// The config key of the feature that brought a route (for the 404 of a route that is off).
-const featureKeys = new WeakMap<Route, string>();
-
 /** The base routes followed by those of the instance's features. */
 function routeTable(
   features: readonly FeatureDefinition<unknown, AuthContext>[],
@@ -36,54 +33,32 @@ function routeTable(
   let table = tables.get(features);
   if (table === undefined) {
     // Every feature is one the library defined with its routes (config/feature.ts checks the shape).
-    const extra = features.flatMap((feature) => {
-      const routes = feature.routes as readonly Route[];
-      for (const route of routes) featureKeys.set(route, feature.key);
-      return routes;
-    });
+    const extra = features.flatMap((feature) => feature.routes as readonly Route[]);
     table = Object.freeze([...BASE_ROUTES, ...extra]);
     tables.set(features, table);
   }
   return table;
 }
 
-// How a feature's 404 names its config key: the shape to set, where one key is not enough.
-const FEATURE_OPTIONS: Readonly<Record<string, string>> = {
-  email: "email: { send, findUser }",
-  twoFactor: "twoFactor: { load, save }",
-  passkeys: "passkeys: { store, findUser }",
-};
-
 /**
  * The 404 of a path no route serves. It names the instance's `basePath` (an
- * app that mounts the handlers under another prefix is the usual cause) and,
- * for a route whose feature is not configured, the option that turns it on.
+ * app that mounts the handlers under another prefix, such as `/api/auth`, is
+ * the usual cause) and, for a route whose feature is not configured, the
+ * option that turns it on.
  * The path asked for is never repeated (DECISIONS, HTTP contract).
  */
-function notFound(ctx: AuthContext, pathname: string, off: Route | undefined): AuthError {
+function notFound(ctx: AuthContext, off: Route | undefined): AuthError {
   const status = { status: 404 };
-  if (off !== undefined) {
-    const key = featureKeys.get(off);
-    const needs = off.needs ?? (key === undefined ? undefined : FEATURE_OPTIONS[key] ?? key);
-    if (needs !== undefined) {
-      return new AuthError(
-        "invalid_request",
-        `The route is off; expected ${needs} in the createAuth config.`,
-        status,
-      );
-    }
-  }
-  const base = ctx.basePath;
-  if (!pathname.startsWith(`${base}/`) && pathname.includes(`${base}/`)) {
+  if (off?.needs !== undefined) {
     return new AuthError(
       "invalid_request",
-      `The route is unknown; expected basePath (now "${base}") to be the whole prefix the handlers are mounted at.`,
+      `The route is off; expected ${off.needs} in the createAuth config.`,
       status,
     );
   }
   return new AuthError(
     "invalid_request",
-    `The route is unknown; expected a path under basePath "${base}".`,
+    `The route is unknown; expected a path under basePath "${ctx.basePath}".`,
     status,
   );
 }
@@ -119,7 +94,7 @@ function dispatch(
 ): Response | Promise<Response> {
   const method = http.request.method.toUpperCase();
   const matched = matchRoute(routes, { ctx, pathname: http.pathname, method });
-  if (matched.kind === "not_found") throw notFound(ctx, http.pathname, matched.off);
+  if (matched.kind === "not_found") throw notFound(ctx, matched.off);
   const origin = crossOrigin(http);
   if (method === "OPTIONS") return preflightChecked(http, matched.allow, origin);
   if (matched.kind !== "match" || (only !== undefined && method !== only)) {

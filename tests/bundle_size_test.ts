@@ -18,7 +18,10 @@ import { Browser } from "./server/_helpers.ts";
 // all three in every bundle, 69.4 kB while every feature was; 1 kB of it the JavaScript SHA-256
 // that spares a Web Crypto trip per CSRF check and token signature), plus 1.5% for small changes.
 // Issue 16 aims at 30 kB (see docs/develop.md).
-const ONE_PROVIDER_GZIP_BUDGET = 42_000;
+// Issue 25 (self-explaining 404s naming basePath or the option to set, the unknown provider's
+// page sentence, the redirect_uri debug line, core's memoryStore/AuthError/password exports):
+// +212 bytes gzip over main's 41,980 measured at the merge; the lead may re-balance.
+const ONE_PROVIDER_GZIP_BUDGET = 42_250;
 
 // Text that only memoryStore and the stores' validation hold: without session.store, the core's
 // per-process counters and one-time marks need neither (sessions, passkeys, key checks).

@@ -89,7 +89,7 @@ function topLevelNames(code: string): string[] {
   }
   for (const match of code.matchAll(/^(?:const|let) \{([^}]*)\}/gm)) {
     for (const part of match[1].split(",")) {
-      const name = part.split(":").at(-1)!.trim();
+      const name = part.split(":").at(-1)!.split("=")[0].trim().replace(/^\.\.\./, "");
       if (name !== "") names.add(name);
     }
   }

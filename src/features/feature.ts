@@ -23,9 +23,22 @@ export type Feature = FeatureDefinition<Route, AuthContext>;
  * ```
  */
 export function defineFeature(feature: Feature): Feature {
+  const needs = NEEDS[feature.key] ?? feature.key;
   return Object.freeze({
     ...feature,
     hooks: Object.freeze(feature.hooks),
-    routes: Object.freeze([...feature.routes]),
+    // A route that is off names the option that turns it on in its 404 (issue 25).
+    routes: Object.freeze(
+      feature.routes.map((route) =>
+        route.needs === undefined ? Object.freeze({ ...route, needs }) : route
+      ),
+    ),
   });
 }
+
+// The option a feature's 404 names, where its config key alone does not say what to set.
+const NEEDS: Readonly<Record<string, string>> = {
+  email: "email: { send, findUser }",
+  twoFactor: "twoFactor: { load, save }",
+  passkeys: "passkeys: { store, findUser }",
+};

@@ -22,25 +22,21 @@ async function notFound(
   return body.error_description;
 }
 
-Deno.test("404: an app mounted under a prefix is told its basePath and what to set", async () => {
+Deno.test("404: an app mounted under a prefix is told the basePath it has", async () => {
   const auth = bare();
   const description = await notFound(auth.handlers.ALL, "/api/auth/session");
-  assert.match(description, /basePath \(now "\/auth"\)/);
-  assert.match(
-    description,
-    /expected basePath .* to be the whole prefix the handlers are mounted at/,
-  );
-  // The prefix asked for is not repeated: the example is built from the configured basePath.
+  assert.equal(description, 'The route is unknown; expected a path under basePath "/auth".');
+  // The prefix asked for is not repeated.
   const other = await notFound(auth.handlers.ALL, "/zqx-prefix/auth/session");
   assert.doesNotMatch(other, /zqx/);
-  assert.match(other, /basePath \(now "\/auth"\)/);
+  assert.match(other, /basePath "\/auth"/);
 });
 
 Deno.test("404: an unknown route names the configured basePath, never the path asked for", async () => {
   const auth = bare({ basePath: "/api/auth" });
   for (const path of ["/api/auth/nope", "/api/auth/nope%3Cscript%3E", "/elsewhere/x"]) {
     const description = await notFound(auth.handlers.ALL, path);
-    assert.match(description, /basePath "\/api\/auth"|basePath \(now "\/api\/auth"\)/, path);
+    assert.match(description, /basePath "\/api\/auth"/, path);
     assert.doesNotMatch(description, /nope|script|elsewhere/, path);
   }
 });
