@@ -480,6 +480,23 @@ Deno.test({
   fn: () => survive([nodeRedis, nodeRedisTuned]),
 });
 
+Deno.test("docs/redis-cluster.md shows each file of examples/redis-cluster/ as it is", async () => {
+  const docs = await Deno.readTextFile(new URL("../../docs/redis-cluster.md", import.meta.url));
+  const blocks = [...docs.matchAll(/^```ts(?: ignore)?\n([\s\S]*?)^```$/gm)].map(([, code]) =>
+    code
+  );
+  const folder = new URL("../../examples/redis-cluster/", import.meta.url);
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(folder)) files.push(entry.name);
+  assert.deepEqual(files.sort(), ["auth.ts", "ioredis.ts", "node_redis.ts"]);
+  // The blocks type-check as those files do (deno check examples/), and the test runs two of them.
+  for (const file of files) {
+    const text = await Deno.readTextFile(new URL(file, folder));
+    assert.ok(blocks.includes(text), `docs/redis-cluster.md lacks examples/redis-cluster/${file}`);
+  }
+  assert.equal(blocks.length, files.length);
+});
+
 Deno.test({
   name: "redis cluster failover: every node stops",
   ignore: noRedis,
