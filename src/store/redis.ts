@@ -370,7 +370,7 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * did not write rejects the call.
  *
  * When a cluster master dies, its keys fail closed (503) until its replica
- * is promoted and the client sees it: ioredis in about 2.5 s, node-redis 6
+ * is promoted and the client sees it: ioredis in about 3 s, node-redis 6
  * in about 6 s (3 s with the options in docs/redis-cluster.md). node-redis
  * 4 and 5 never see it (they refresh their slot map only on `MOVED`, which
  * a dead node never sends): on a cluster, use ioredis or node-redis 6+.
