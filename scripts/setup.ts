@@ -12,7 +12,7 @@
 
 /** Paths of optional tools, exposed to the tests through the environment. */
 export interface Tools {
-  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`, `REDIS_CLI_BIN`). */
+  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`, `REDIS_CLI_BIN`, `POSTGRES_BIN`). */
   env: Record<string, string>;
 }
 
@@ -20,6 +20,10 @@ const ROOT = new URL("../", import.meta.url);
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const REDIS_SERVER_CANDIDATES = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"];
 const REDIS_CLI_CANDIDATES = ["/usr/bin/redis-cli", "/usr/local/bin/redis-cli"];
+// Debian's postgresql package keeps the server and initdb under a folder per major version.
+const POSTGRES_CANDIDATES = [18, 17, 16, 15, 14, 13].map((major) =>
+  `/usr/lib/postgresql/${major}/bin/postgres`
+);
 // Bounds every external command so that a hung install cannot stall the test run.
 const APT_UPDATE_TIMEOUT_MS = 90_000;
 const APT_INSTALL_TIMEOUT_MS = 4 * 60_000;
@@ -260,7 +264,8 @@ async function setupNode(log: (line: string) => void): Promise<string | null> {
 
 /**
  * Prepares dev-only tools and returns the environment the tests read them from:
- * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN` and `REDIS_CLI_BIN`, each set only
+ * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN`, `REDIS_CLI_BIN` and `POSTGRES_BIN`,
+ * each set only
  * when the tool runs.
  * Idempotent and quiet; the slow installs run concurrently and only the first time.
  *
@@ -276,9 +281,9 @@ export async function setupTools(): Promise<Tools> {
   const toolsDir = decodeURIComponent(new URL(".tools", ROOT).pathname);
   const started = performance.now();
   // Lines are buffered per tool so that the concurrent setups print in a fixed order.
-  const lines: string[][] = [[], [], [], []];
+  const lines: string[][] = [[], [], [], [], []];
   const apt = aptInstaller();
-  const [bun, chromium, node, [redis, redisCli]] = await Promise.all([
+  const [bun, chromium, node, [redis, redisCli], postgres] = await Promise.all([
     setupBun(toolsDir, (line) => lines[0].push(line)),
     setupAptTool(
       { name: "chromium", aptPackage: "chromium", candidates: CHROMIUM_CANDIDATES },
@@ -287,6 +292,11 @@ export async function setupTools(): Promise<Tools> {
     ),
     setupNode((line) => lines[2].push(line)),
     setupRedis(apt, (line) => lines[3].push(line)),
+    setupAptTool(
+      { name: "postgres", aptPackage: "postgresql", candidates: POSTGRES_CANDIDATES },
+      apt,
+      (line) => lines[4].push(line),
+    ),
   ]);
   for (const line of lines.flat()) console.log(line);
   console.log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -296,6 +306,7 @@ export async function setupTools(): Promise<Tools> {
   if (node !== null) env.NODE_BIN = node;
   if (redis !== null) env.REDIS_SERVER_BIN = redis;
   if (redisCli !== null) env.REDIS_CLI_BIN = redisCli;
+  if (postgres !== null) env.POSTGRES_BIN = postgres;
   return { env };
 }
 
