@@ -188,7 +188,7 @@ async function destroy(client: { destroy(): void }): Promise<void> {
 
 // ---- Through the HTTP handler ----
 
-/** One app instance on one client, and what it signed in before the failover. */
+/** Two app instances on one client, and what they signed in before the failover. */
 interface Party {
   flavor: Flavor;
   /** The instance probed during the outage, with the default storeTimeout (1000 ms). */
