@@ -28,7 +28,7 @@ export { isTwoFactorRequired, TWO_FACTOR_REQUIRED, twoFactorPageURL };
  * one (shared by every instance), else the per-process one. The one place
  * that names it.
  */
-function twoFactorStore(ctx: AuthContext): Pick<SessionStore, "hit" | "consume"> {
+function twoFactorStore(ctx: AuthContext): Pick<SessionStore, "hit" | "consume" | "hits"> {
   return ctx.throttleStore;
 }
 
