@@ -54,7 +54,7 @@ export async function emailLinkRoute(ctx: AuthContext, http: HttpContext): Promi
       "sign-in",
       "verify-email",
       "change-email",
-    ]);
+    ], http.now);
     if (opened === null || token === null) {
       throw new AuthError(
         "invalid_grant",
@@ -150,7 +150,7 @@ export async function forgotPasswordRoute(ctx: AuthContext, http: HttpContext): 
 export async function resetFormRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
   try {
     const token = singleParam(http.url.searchParams, "token");
-    if (token === null || !(await resetTokenIsValid(ctx, token))) {
+    if (token === null || !(await resetTokenIsValid(ctx, token, http.now))) {
       throw new AuthError(
         "invalid_grant",
         "This reset link is invalid or has expired; ask for a new one.",

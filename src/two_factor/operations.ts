@@ -19,12 +19,7 @@ import { AuthError } from "../errors.ts";
 import { generateBackupCodes, verifyBackupCode } from "./backup_codes.ts";
 import { encodeBase32 } from "./base32.ts";
 import { TwoFactorError } from "./errors.ts";
-import {
-  openFactor,
-  sealFactor,
-  type TwoFactorFactor,
-  type TwoFactorSealer,
-} from "./factor.ts";
+import { openFactor, sealFactor, type TwoFactorFactor, type TwoFactorSealer } from "./factor.ts";
 import {
   acceptTotpStep,
   consumeBackupCode,

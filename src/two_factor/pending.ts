@@ -68,6 +68,8 @@ export interface PendingSignIn {
   user: Record<string, unknown>;
   /** Where to go once signed in. */
   redirectTo?: string;
+  /** The user's password-reset mark when the first factor passed (a reset since ends it). */
+  resetMark?: string;
   /** When it ends, seconds since the epoch. */
   exp: number;
 }
@@ -180,10 +182,11 @@ export async function sealPendingSignIn(
   input: PendingSignInInput,
   options?: NowOptions,
 ): Promise<{ value: string; pending: PendingSignIn }> {
-  const { sub, provider, user, redirectTo } = input ?? {};
+  const { sub, provider, user, redirectTo, resetMark } = input ?? {};
   if (
     !isSub(sub) || typeof provider !== "string" || provider.length === 0 || !isRecord(user) ||
-    (redirectTo !== undefined && typeof redirectTo !== "string")
+    (redirectTo !== undefined && typeof redirectTo !== "string") ||
+    (resetMark !== undefined && typeof resetMark !== "string")
   ) {
     throw new TypeError(
       "The pending sign-in is malformed; expected { sub, provider, user, redirectTo? }.",
@@ -197,6 +200,7 @@ export async function sealPendingSignIn(
     exp: Math.floor(nowOf(options)) + PENDING_SIGN_IN_SECONDS,
   };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
+  if (resetMark) pending.resetMark = resetMark;
   const value = await sealer.encryptJWE(JSON.stringify({ v: 1, ...pending }), {
     cty: PENDING_SIGN_IN_CTY,
   });
@@ -238,17 +242,22 @@ export async function openPendingSignIn(
 ): Promise<PendingSignIn> {
   const now = nowOf(options);
   const payload = await openSealed(sealer, value, PENDING_SIGN_IN_CTY);
-  const { id, sub, provider, user, redirectTo, exp } = payload;
+  const { id, sub, provider, user, redirectTo, resetMark, exp } = payload;
   if (
-    !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], ["redirectTo"]) ||
+    !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], [
+      "redirectTo",
+      "resetMark",
+    ]) ||
     typeof id !== "string" || id.length !== 22 || !isSub(sub) || typeof provider !== "string" ||
-    !isRecord(user) || (redirectTo !== undefined && typeof redirectTo !== "string")
+    !isRecord(user) || (redirectTo !== undefined && typeof redirectTo !== "string") ||
+    (resetMark !== undefined && typeof resetMark !== "string")
   ) {
     throw invalidPending("The pending sign-in is malformed; expected the sealed cookie.");
   }
   checkExpiry(exp, now, "sign-in");
   const pending: PendingSignIn = { id, sub, provider, user, exp: exp as number };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
+  if (resetMark !== undefined) pending.resetMark = resetMark;
   return pending;
 }
 

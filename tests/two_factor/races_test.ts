@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { memoryStore } from "../../mod.ts";
 import {
+  ADA,
   assertPending,
   Browser,
   Clock,
@@ -115,9 +116,48 @@ Deno.test("TOTP codes move forward across instances sharing a store", async () =
   const two = world(shared);
   const { secret } = await enroll(one);
   nextStep(one);
-  assert.equal((await verify(await pendingBrowser(one), { code: await codeAt(one, secret) })).status, 200);
+  assert.equal(
+    (await verify(await pendingBrowser(one), { code: await codeAt(one, secret) })).status,
+    200,
+  );
   const older = await verify(await pendingBrowser(two), { code: await codeAt(two, secret, -1) });
   assert.equal(older.status, 400);
   const same = await verify(await pendingBrowser(two), { code: await codeAt(two, secret) });
-  assert.equal((await same.json()).error_description, "That code was just used. Wait for the next one.");
+  assert.equal(
+    (await same.json()).error_description,
+    "That code was just used. Wait for the next one.",
+  );
+});
+
+Deno.test("a password reset ends a pending second step: the old password cannot finish", async () => {
+  const w = world({
+    config: {
+      credentials: {
+        authorize: ({ username, password }) =>
+          username === "ada" && password === "correct horse" ? ADA : null,
+        resetPassword: () => {},
+      },
+    },
+  });
+  const { secret } = await enroll(w);
+  const attacker = await pendingBrowser(w);
+  // The owner resets the password by email while the attacker waits at the code step.
+  const owner = w.browser();
+  const asked = await owner.fetch("POST", "/auth/password/forgot", {
+    json: { email: ADA.email },
+    headers: { "X-CSRF-Token": await owner.csrf() },
+  });
+  assert.equal(asked.status, 200);
+  const token = new URL(w.outbox.last().url).searchParams.get("token")!;
+  const reset = await owner.fetch("POST", "/auth/password/reset", {
+    json: { token, password: "a new password" },
+  });
+  assert.equal(reset.status, 200);
+  const finished = await verify(attacker, { code: await codeAt(w, secret) });
+  assert.equal(finished.status, 400);
+  assert.equal((await finished.json()).error, "invalid_grant");
+  assert.equal(attacker.cookies.has("service-stack.session_token"), false);
+  // A sign-in begun after the reset finishes.
+  const after = await verify(await pendingBrowser(w), { code: await codeAt(w, secret) });
+  assert.equal(after.status, 200);
 });
