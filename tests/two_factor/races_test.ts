@@ -5,7 +5,7 @@ import { memoryStore } from "../../mod.ts";
 import {
   ADA,
   assertPending,
-  Browser,
+  type Browser,
   Clock,
   codeAt,
   enroll,
