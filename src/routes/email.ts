@@ -65,6 +65,7 @@ export async function emailLinkRoute(ctx: AuthContext, http: HttpContext): Promi
       kind: opened.kind as "sign-in" | "verify-email" | "change-email",
       action: `${ctx.basePath}/callback/email`,
       token,
+      appName: ctx.email?.appName,
     });
   } catch (error) {
     return browserFailure(ctx, http, { error, route: "GET /callback/email" });
@@ -156,7 +157,11 @@ export async function resetFormRoute(ctx: AuthContext, http: HttpContext): Promi
         "This reset link is invalid or has expired; ask for a new one.",
       );
     }
-    return resetFormPage(http, { action: `${ctx.basePath}/password/reset`, token });
+    return resetFormPage(http, {
+      action: `${ctx.basePath}/password/reset`,
+      token,
+      appName: ctx.email?.appName,
+    });
   } catch (error) {
     return browserFailure(ctx, http, { error, route: "GET /password/reset" });
   }
@@ -174,6 +179,7 @@ export async function resetPasswordRoute(ctx: AuthContext, http: HttpContext): P
         title: "Your password was changed",
         text: "Sign in with your new password.",
         next: "/",
+        appName: ctx.email?.appName,
       })
       : jsonResponse(http, OK, 200);
   } catch (error) {

@@ -140,6 +140,16 @@ Deno.test({
         await signInWithPassword(page, password);
         await page.waitForSelector("#two-factor-step:not([hidden])");
         assert.equal(await page.getAttribute("body", "data-state"), "signed-out");
+        // Only the code step shows, with a way back; the other sign-in forms wait.
+        for (const other of ["#credentials-form", "#email-form", "#oauth-sign-in"]) {
+          assert.equal(await page.isVisible(other), false, `${other} shows during the second step`);
+        }
+        assert.equal(await page.isVisible("#two-factor-back"), true);
+        await page.click("#two-factor-back");
+        await page.waitForSelector("#two-factor-step", { state: "hidden" });
+        assert.equal(await page.isVisible("#credentials-form"), true);
+        await signInWithPassword(page, password);
+        await page.waitForSelector("#two-factor-step:not([hidden])");
         const noSession = await page.evaluate(async () => (await fetch("/auth/session")).json());
         assert.equal(noSession, null);
         await page.fill('#two-factor-verify-form input[name="code"]', "000000");
