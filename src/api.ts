@@ -162,14 +162,14 @@ function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["sto
 function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
   ctx: AuthContext,
   method: M,
-): NonNullable<FeatureHooks[M]> {
+): NonNullable<FeatureHooks<AuthContext>[M]> {
   const operation = ctx[method];
   if (!ctx.passkeys || operation === undefined) {
     throw new TypeError(
       `api.${method} has no passkeys to ask; expected passkeys: { store, findUser } in createAuth.`,
     );
   }
-  return operation as NonNullable<FeatureHooks[M]>;
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
 function requiredText(value: unknown, name: string): string {
