@@ -43,6 +43,11 @@ import type {
 } from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
 import type { TwoFactorConfig, TwoFactorSettings } from "./config/two_factor.ts";
+import type {
+  ApiKeysConfig,
+  ServiceTokensConfig,
+  ServiceTokenSettings,
+} from "./config/service_tokens.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
@@ -77,6 +82,7 @@ export type {
   SignInResult,
   TwoFactorConfig,
 };
+export type { ApiKeysConfig, ServiceTokensConfig };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
@@ -189,6 +195,13 @@ export interface AuthConfig<
    */
   passkeys?: PasskeysConfig<UserInput<U>>;
   /**
+   * Access tokens for other services: the key pairs that sign them
+   * (`api.issueAccessToken`) and that `GET /jwks` publishes.
+   */
+  serviceTokens?: ServiceTokensConfig;
+  /** API keys for scripts (`POST`/`GET /apiKeys`, `api.verifyApiKey`), kept as keyed hashes. */
+  apiKeys?: ApiKeysConfig;
+  /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
    * `email`, `twoFactor` and `passkeys` work only with their feature, a
@@ -241,6 +254,7 @@ export interface AuthContext
     EmailSettings,
     TwoFactorSettings,
     PasskeySettings,
+    ServiceTokenSettings,
     FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
@@ -271,6 +285,8 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "email",
   "twoFactor",
   "passkeys",
+  "serviceTokens",
+  "apiKeys",
   "features",
   "jwt",
   "session",
