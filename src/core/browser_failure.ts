@@ -49,7 +49,11 @@ export function browserFailure(
   if (ctx.errorPage !== undefined) {
     return redirectResponse(http, withPlainError(ctx.errorPage, error, http));
   }
-  if (acceptsHtml(http.request)) return errorPageResponse(http, error, { home: "/" });
+  if (acceptsHtml(http.request)) {
+    // The app's name, when a feature with pages resolved one: every page a person sees shows it.
+    const appName = ctx.email?.appName ?? ctx.twoFactor?.appName;
+    return errorPageResponse(http, error, { home: "/", appName });
+  }
   return errorResponse(http, error);
 }
 
