@@ -80,8 +80,15 @@ async function appKey(key: RateLimitKey, input: LimitInput, rule: NamedRule) {
     const wrong = new TypeError("rateLimit.key returned no string; expected a string or null.");
     throw toAuthError(wrong, input.logger, "rateLimit.key");
   }
-  return `key:${value}`;
+  return hashed(value);
 }
+
+/** An app's key (or a name that is no IP address), hashed: any length, and nothing in clear. */
+function hashed(value: string): string {
+  return `#${encodeBase64Url(sha256(encoder.encode(value)))}`;
+}
+
+const PLAIN_ADDRESS = /^[0-9a-f:.\/]{1,48}$/;
 
 /**
  * Counts the request against `rule`, adds `RateLimit-Policy` and `RateLimit`
@@ -100,7 +107,12 @@ export async function countRequest(
   input: LimitInput,
 ): Promise<void> {
   const own = limits.key === undefined ? undefined : await appKey(limits.key, input, rule);
-  const key = own ?? clientAddress(input.request, input.info, input.proxy);
+  const address = own === undefined
+    ? clientAddress(input.request, input.info, input.proxy)
+    : undefined;
+  // An IP address (or /64) is short and goes in clear; anything else is hashed.
+  const key = own ??
+    (address === undefined || PLAIN_ADDRESS.test(address) ? address : hashed(address));
   if (key === undefined) {
     if (!limits.warned.value) {
       limits.warned.value = true;
@@ -114,9 +126,7 @@ export async function countRequest(
   }
   const headers = input.out.headers;
   headers.push(["RateLimit-Policy", rule.policy]);
-  // Hashed: the store keeps neither addresses nor the app's keys, and every key has one length.
-  const digest = encodeBase64Url(sha256(encoder.encode(key)));
-  const { count, resetIn } = await input.store.hit(`rate:${rule.name}:${digest}`, rule.window);
+  const { count, resetIn } = await input.store.hit(`rate:${rule.name}:${key}`, rule.window);
   headers.push(["RateLimit", `"${rule.name}";r=${Math.max(0, rule.max - count)};t=${resetIn}`]);
   if (count > rule.max) {
     headers.push(["Retry-After", String(resetIn)]);
