@@ -25,8 +25,24 @@ import { BASE_ROUTES } from "./routes/table.ts";
  * A request handler. The optional second argument carries the client's
  * address for rate limits: `Deno.serve`'s `info` as it is, or
  * `{ remoteAddr: { hostname } }` from another runtime.
+ *
+ * @example
+ * ```ts
+ * import { createAuth, type Handler } from "@service-stack/auth";
+ *
+ * const auth = createAuth({ oauth: [], secret: "a-test-secret-of-at-least-32-bytes!!" });
+ * const handler: Handler = auth.handlers.ALL;
+ * Deno.serve((request, info) => handler(request, info));
+ * ```
  */
-export type Handler = (request: Request, info?: ClientInfo) => Promise<Response>;
+export interface Handler {
+  /** Answers `request`; `info` gives the client's address (see {@link ClientInfo}). */
+  (request: Request, info?: ClientInfo): Promise<Response>;
+  // Last, so that frameworks that read the last signature for their own second argument (a
+  // Next.js route's `{ params }`) see a one-argument handler and accept it.
+  /** Answers `request` without a client address (per-address rate limits are skipped). */
+  (request: Request): Promise<Response>;
+}
 
 const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 
