@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Handler, memoryStore } from "../../mod.ts";
+import { type ClientInfo, type Handler, memoryStore } from "../../mod.ts";
 import { toNodeHandler } from "../../node.ts";
 import { fullAuth } from "./_helpers.ts";
 
@@ -100,7 +100,7 @@ for (const [name, serve] of SERVERS) {
 
 Deno.test("toNodeHandler hands the socket's address to the handler as { remoteAddr: { hostname } }", async () => {
   const seen: (string | null | undefined)[] = [];
-  const handler: Handler = (_request, info) => {
+  const handler: Handler = (_request: Request, info?: ClientInfo) => {
     seen.push(info?.remoteAddr?.hostname);
     return Promise.resolve(new Response("ok"));
   };
