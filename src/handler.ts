@@ -1,9 +1,10 @@
 /**
  * The request pipeline: route (404/405), CORS preflight, the rate limit of
  * a limited route (429), `Origin` (403; not for a route that takes any
- * origin, the `form_post` callback), then the route. Every failure becomes an RFC 6749 error body through the
- * one error wrapper (an HTML page for a browser's plain form post); nothing
- * unexpected escapes as anything but a logged 500.
+ * origin, the `form_post` callback), then the route. Every failure becomes
+ * an RFC 6749 error body through the one error wrapper (an HTML page for a
+ * browser's plain form post); nothing unexpected escapes as anything but a
+ * logged 500.
  *
  * @module
  */
