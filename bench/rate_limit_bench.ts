@@ -1,7 +1,8 @@
 // The cost of the rate limiter on the route it matters most for: POST /signIn/credentials with
 // `session.store: memoryStore()`, limited (the default rule, with a max no bench reaches) against
 // the same sign-in with `rateLimit: false`, from one client address given as Deno.serve gives it.
-// The limited sign-in adds one `store.hit` and one SHA-256 of the address.
+// The limited sign-in adds one `store.hit`. Measured here (2 shared cores, --ratio, three runs):
+// 183.3 vs 176.6 us, 164.7 vs 158.4 us, 245.0 vs 234.1 us: ratio 1.038, 1.040, 1.046.
 //
 //   deno bench -A bench/rate_limit_bench.ts           both in one run (the second is the baseline)
 //   deno run -A bench/rate_limit_bench.ts --ratio     alternating rounds; medians and their ratio
