@@ -422,3 +422,13 @@ Deno.test("the per-username throttle stays as it is beside the per-address rule"
   }
   assert.deepEqual(seen, [401, 401, 401, 401, 401, 429]);
 });
+
+Deno.test("a route a feature adds later only needs its rule: POST /apiKeys is limited, GET /apiKeys is not", async () => {
+  const auth = fullAuth({ apiKeys: { store: memoryStore() } } as never);
+  const create = await auth.handlers.ALL(request("apiKeys"), ADA);
+  await create.body?.cancel();
+  assert.equal(create.headers.get("RateLimit-Policy"), '"/apiKeys";q=10;w=3600');
+  const list = await auth.handlers.ALL(request("apiKeys", { method: "GET" }), ADA);
+  await list.body?.cancel();
+  assert.equal(list.headers.get("RateLimit-Policy"), null);
+});
