@@ -18,8 +18,9 @@ import { Browser } from "./server/_helpers.ts";
 // all three in every bundle, 69.4 kB while every feature was; 1 kB of it the JavaScript SHA-256
 // that spares a Web Crypto trip per CSRF check and token signature), plus 1.5% for small changes.
 // Issue 16 aims at 30 kB (see README "Develop"). The rate limiter, part of the core (issue 27:
-// its rules, the client address, the headers), took it from 41,462 to 43,308 bytes (+1.8 kB).
-const ONE_PROVIDER_GZIP_BUDGET = 44_000;
+// its rules, the client address, the headers), took it from 41,462 to 43,308 bytes (+1.8 kB);
+// 43,855 with main's later changes, plus 1.5%.
+const ONE_PROVIDER_GZIP_BUDGET = 44_500;
 
 // Text that only memoryStore and the stores' validation hold: without session.store, the core's
 // per-process counters and one-time marks need neither (sessions, passkeys, key checks).
