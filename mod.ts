@@ -56,6 +56,7 @@ export type {
   StoredSession,
 } from "./src/store/types.ts";
 export type { Passkey } from "./src/core/passkeys.ts";
+export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,

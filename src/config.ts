@@ -9,6 +9,7 @@ import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
 import type { EmailConfig, EmailSettings } from "./config/email.ts";
+import type { SsoConfig, SsoSettings } from "./sso/types.ts";
 import {
   type AuthFeature,
   type FeatureDefinition,
@@ -189,6 +190,12 @@ export interface AuthConfig<
    */
   passkeys?: PasskeysConfig<UserInput<U>>;
   /**
+   * Enterprise single sign-on: `resolve` finds the organization's OpenID
+   * Connect connection for an address's domain or an organization
+   * (`POST /signIn/sso`, one callback `/callback/sso` for all).
+   */
+  sso?: SsoConfig;
+  /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
    * `email`, `twoFactor` and `passkeys` work only with their feature, a
@@ -241,6 +248,7 @@ export interface AuthContext
     EmailSettings,
     TwoFactorSettings,
     PasskeySettings,
+    SsoSettings,
     FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
@@ -271,6 +279,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "email",
   "twoFactor",
   "passkeys",
+  "sso",
   "features",
   "jwt",
   "session",
@@ -404,7 +413,12 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     ...features,
     ...hooks,
     ...pages,
-    ...resolved as EmailSettings & TwoFactorSettings & PasskeySettings & FeatureHooks<AuthContext>,
+    ...resolved as
+      & EmailSettings
+      & TwoFactorSettings
+      & PasskeySettings
+      & SsoSettings
+      & FeatureHooks<AuthContext>,
     basePath,
     providers,
     jars,

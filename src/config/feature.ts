@@ -21,10 +21,10 @@ import { isRecord } from "../is_record.ts";
  * The name `core.ts` exports each optional feature under: the config key it
  * serves, except `webCryptoKeys`, which lets `secret` hold Web Crypto keys.
  */
-export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys";
+export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys" | "sso";
 
 /** The features that serve a config key of their own. */
-const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys"] as const;
+const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys", "sso"] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
@@ -129,7 +129,7 @@ export interface AuthFeature {
    * The config key it serves (`oidc` serves providers with an issuer,
    * `webCryptoKeys` Web Crypto keys in `secret`).
    */
-  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys";
+  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys" | "sso";
 }
 
 /**

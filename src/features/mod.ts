@@ -8,10 +8,12 @@ import { email } from "./email.ts";
 import type { AuthFeature } from "../config/feature.ts";
 import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
+import { sso } from "./sso.ts";
 import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
 
 export { email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { sso };
 
 /**
  * Email, two-factor, passkeys, OpenID Connect and Web Crypto keys: what
@@ -23,4 +25,5 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   passkeys,
   oidc,
   webCryptoKeys,
+  sso,
 ];

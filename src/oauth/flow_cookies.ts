@@ -99,16 +99,32 @@ export async function openFlowCookies(
   scope: FlowCookieScope,
   providerId: string,
 ): Promise<OpenedFlow | null> {
+  const opened = await openFlowCookiesMatching(jose, scope, (p) => p === providerId);
+  return opened === null ? null : opened.flow;
+}
+
+/**
+ * Opens the flow cookies whose sealed provider id `accept` takes (single
+ * sign-on binds its connection and issuer there); returns the flow and that
+ * id, or `null` as {@link openFlowCookies} does.
+ */
+export async function openFlowCookiesMatching(
+  jose: Jose,
+  scope: FlowCookieScope,
+  accept: (providerId: string) => boolean,
+): Promise<{ flow: OpenedFlow; providerId: string } | null> {
   const opened = await Promise.all(FLOW_KEYS.map(async (key) => {
     const token = scope.cookies.get(scope.jar[key].name);
     if (!token) return null;
     try {
       const payload = await jose.decodeJWT(token);
-      const ok = typeof payload.v === "string" && payload.p === providerId && payload.k === key &&
+      const ok = typeof payload.v === "string" && typeof payload.p === "string" &&
+        accept(payload.p) && payload.k === key &&
         typeof payload.f === "string" && (payload.n === undefined || typeof payload.n === "string");
       if (!ok) return null;
       return {
         value: payload.v as string,
+        provider: payload.p as string,
         flow: payload.f as string,
         nonce: payload.n as string | undefined,
         exp: payload.exp,
@@ -123,6 +139,11 @@ export async function openFlowCookies(
   }
   const flow = state.flow;
   if (verifier.flow !== flow || redirectTo.flow !== flow || redirectURI.flow !== flow) return null;
+  const provider = state.provider;
+  if (
+    verifier.provider !== provider || redirectTo.provider !== provider ||
+    redirectURI.provider !== provider
+  ) return null;
   // The flow key always writes exp; its end bounds how long the state must stay single-use.
   if (typeof state.exp !== "number") return null;
   const values: OpenedFlow = {
@@ -133,7 +154,7 @@ export async function openFlowCookies(
     redirectURI: redirectURI.value,
   };
   if (state.nonce !== undefined) values.nonce = state.nonce;
-  return values;
+  return { flow: values, providerId: provider };
 }
 
 /**
