@@ -31,6 +31,7 @@ export function resolveSso(value: unknown, inputs: FeatureInputs): SsoSettings {
     sso: Object.freeze({
       resolve: value.resolve as SsoConfig["resolve"],
       oidc: oidcKit.instance({ fetch: fetchFn, now, maxIssuers: MAX_SSO_ISSUERS }),
+      providers: new Map(),
     }),
   });
 }

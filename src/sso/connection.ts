@@ -169,7 +169,33 @@ const noEnv = () => undefined;
  * accounts and sessions see), the issuer's endpoints by discovery, and users
  * named `<id>:<sub>`.
  */
-export function connectionProvider(connection: CheckedConnection): ResolvedProvider {
+export function connectionProvider(
+  connection: CheckedConnection,
+  cache?: Map<string, ResolvedProvider>,
+): ResolvedProvider {
+  if (cache === undefined) return buildProvider(connection);
+  // Keyed by every field the provider is made of: a connection changed in any way is made again.
+  const key = JSON.stringify([
+    connection.id,
+    connection.issuer,
+    connection.clientId,
+    connection.clientSecret ?? null,
+    connection.scope ?? null,
+    connection.responseMode,
+  ]);
+  let provider = cache.get(key);
+  if (provider === undefined) {
+    provider = buildProvider(connection);
+    if (cache.size >= MAX_CACHED_PROVIDERS) cache.delete(cache.keys().next().value!);
+    cache.set(key, provider);
+  }
+  return provider;
+}
+
+/** Providers a cache keeps; past this many the oldest is dropped. */
+const MAX_CACHED_PROVIDERS = 1000;
+
+function buildProvider(connection: CheckedConnection): ResolvedProvider {
   const entry: Record<string, unknown> = {
     id: "sso",
     name: connection.id,

@@ -61,7 +61,20 @@ function noConnection(): AuthError {
  * `temporarily_unavailable` when either cannot be had (logged with the
  * connection id); nothing failed is kept, so the next sign-in asks again.
  */
-async function issuerMetadata(
+function issuerMetadata(
+  ctx: AuthContext,
+  oidc: OIDCInstance,
+  connection: CheckedConnection,
+): ProviderMetadata | Promise<ProviderMetadata> {
+  // Warm: both cached and fresh, so nothing to wait for.
+  const cached = oidc.discovery.peek?.(connection.issuer);
+  if (cached?.jwks_uri !== undefined && oidc.jwks.get(cached.jwks_uri).fresh?.() === true) {
+    return cached;
+  }
+  return loadIssuerMetadata(ctx, oidc, connection);
+}
+
+async function loadIssuerMetadata(
   ctx: AuthContext,
   oidc: OIDCInstance,
   connection: CheckedConnection,
@@ -98,8 +111,9 @@ export async function startSsoSignIn(
   const sso = ssoOf(ctx);
   const connection = await findConnection(ctx, http, options.query);
   if (connection === null) throw noConnection();
-  const metadata = await issuerMetadata(ctx, sso.oidc, connection);
-  const provider = withMetadata(connectionProvider(connection), metadata);
+  const pending = issuerMetadata(ctx, sso.oidc, connection);
+  const metadata = pending instanceof Promise ? await pending : pending;
+  const provider = withMetadata(connectionProvider(connection, sso.providers), metadata);
   const redirectTo = await defaultTarget(http, options.redirectTo);
   const redirectURI = `${http.origin}${ctx.basePath}/callback/sso`;
   const request = createAuthorizationRequest(provider, { redirectURI });
@@ -191,7 +205,7 @@ export async function completeSsoSignIn(
       ownDomainEmail(await base.claims(provider, input), connection.domains),
   };
   return await completeOAuthSignIn(ctx, http, {
-    provider: connectionProvider(connection),
+    provider: connectionProvider(connection, settings.providers),
     flow,
     params: callback.params,
     oidc,

@@ -7,6 +7,7 @@
  */
 
 import type { OIDCInstance } from "../oauth/oidc/kit.ts";
+import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 
 /**
  * What `sso.resolve` is asked: `{ email, domain }` (the address typed in,
@@ -67,5 +68,7 @@ export interface SsoSettings {
     readonly resolve: SsoConfig["resolve"];
     /** Discovery documents and key sets per issuer, at most 1,000 issuers (LRU). */
     readonly oidc: OIDCInstance;
+    /** Connections made into providers, by their fields (at most 1,000). */
+    readonly providers: Map<string, ResolvedProvider>;
   };
 }

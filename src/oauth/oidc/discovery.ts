@@ -233,6 +233,11 @@ export interface DiscoveryCache {
    * `jwks_uri`.
    */
   get(issuer: string, options?: { openid?: boolean }): Promise<ProviderMetadata>;
+  /**
+   * The cached, fresh metadata of `issuer` without waiting, or `undefined`
+   * (then call {@link DiscoveryCache.get}). Optional: a warm path's shortcut.
+   */
+  peek?(issuer: string): ProviderMetadata | undefined;
 }
 
 interface CacheEntry {
@@ -300,5 +305,15 @@ export function createDiscoveryCache(options: DiscoveryCacheOptions): DiscoveryC
     return metadata;
   }
 
-  return { get };
+  function peek(issuer: string): ProviderMetadata | undefined {
+    const entry = entries.get(issuer);
+    if (entry?.metadata === undefined || entry.pending || now() >= entry.expiresAt) return undefined;
+    if (maxEntries !== Infinity) {
+      entries.delete(issuer);
+      entries.set(issuer, entry);
+    }
+    return entry.metadata;
+  }
+
+  return { get, peek };
 }

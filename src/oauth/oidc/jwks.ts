@@ -37,6 +37,8 @@ export interface IdTokenKeySource {
    * Optional: sources other than {@link createJwks} need not have it.
    */
   load?(): Promise<void>;
+  /** Whether the set has been read and is younger than its maximum age (nothing to load). */
+  fresh?(): boolean;
 }
 
 /**
@@ -336,7 +338,11 @@ export function createJwks(jwksUri: string, options: JwksOptions): IdTokenKeySou
     else if (keys === undefined || now() - fetchedAt >= maxAgeMs) await refresh();
   }
 
-  return { getKey, load };
+  function fresh(): boolean {
+    return pending === undefined && keys !== undefined && now() - fetchedAt < maxAgeMs;
+  }
+
+  return { getKey, load, fresh };
 }
 
 /** Key sets per `jwks_uri`, for one instance; {@link createJwksCache} makes one. */
