@@ -172,3 +172,64 @@ export function answersFlow(params: URLSearchParams, flow: FlowValues): boolean 
 export function clearFlowCookieLines(scope: FlowCookieScope): string[] {
   return FLOW_KEYS.flatMap((key) => clearCookieLines(scope.jar[key], scope.cookies));
 }
+
+/**
+ * Seals a whole flow into the one `state` cookie (single sign-on: one seal
+ * instead of four); `k` is `"flow"`, so {@link openFlowCookies} never reads
+ * it as a `state` cookie, nor {@link openSingleFlowCookie} a `state` cookie
+ * as a flow. Returns the Set-Cookie line.
+ */
+export async function sealSingleFlowCookie(
+  jose: Jose,
+  scope: FlowCookieScope,
+  flow: SealedFlow,
+): Promise<string> {
+  const { values } = flow;
+  const payload: Record<string, string> = {
+    p: flow.providerId,
+    k: "flow",
+    v: values.state,
+    c: values.codeVerifier,
+    r: values.redirectTo,
+    u: values.redirectURI,
+  };
+  if (values.nonce !== undefined) payload.n = values.nonce;
+  const spec = scope.jar.state;
+  const value = await jose.encodeJWT(payload);
+  const attributes = flowAttributes(spec, flow.crossSite === true);
+  return serializeCookie({ name: spec.name, value, attributes }, scope.nowMs);
+}
+
+/**
+ * Opens a flow sealed by {@link sealSingleFlowCookie} whose provider id
+ * `accept` takes; `null` when missing, unreadable, expired or not such a flow.
+ */
+export async function openSingleFlowCookie(
+  jose: Jose,
+  scope: FlowCookieScope,
+  accept: (providerId: string) => boolean,
+): Promise<{ flow: OpenedFlow; providerId: string } | null> {
+  const token = scope.cookies.get(scope.jar.state.name);
+  if (!token) return null;
+  let payload: Record<string, unknown>;
+  try {
+    payload = await jose.decodeJWT(token);
+  } catch {
+    return null;
+  }
+  const { p, k, v, c, r, u, n, exp } = payload;
+  if (
+    k !== "flow" || typeof p !== "string" || !accept(p) || typeof v !== "string" ||
+    typeof c !== "string" || typeof r !== "string" || typeof u !== "string" ||
+    (n !== undefined && typeof n !== "string") || typeof exp !== "number"
+  ) return null;
+  const flow: OpenedFlow = {
+    expiresAt: exp,
+    state: v,
+    codeVerifier: c,
+    redirectTo: r,
+    redirectURI: u,
+  };
+  if (typeof n === "string") flow.nonce = n;
+  return { flow, providerId: p };
+}

@@ -19,8 +19,8 @@ import { withMetadata } from "../oauth/endpoints.ts";
 import {
   type FlowValues,
   type OpenedFlow,
-  openFlowCookiesMatching,
-  sealFlowCookies,
+  openSingleFlowCookie,
+  sealSingleFlowCookie,
 } from "../oauth/flow_cookies.ts";
 import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
 import type { OIDCInstance } from "../oauth/oidc/kit.ts";
@@ -124,8 +124,9 @@ export async function startSsoSignIn(
     redirectURI,
   };
   if (request.nonce !== undefined) values.nonce = request.nonce;
+  // One sealed cookie carries the whole flow, bound to the connection and its issuer.
   http.setCookies.push(
-    ...await sealFlowCookies(ctx.flowJose, http, {
+    await sealSingleFlowCookie(ctx.flowJose, http, {
       providerId: flowProviderId(connection),
       values,
       crossSite: connection.responseMode === "form_post",
@@ -147,7 +148,7 @@ export interface SsoFlow {
 
 /** Opens the request's single sign-on flow cookies; `null` when missing, forged or of another flow. */
 export async function readSsoFlow(ctx: AuthContext, http: HttpContext): Promise<SsoFlow | null> {
-  const opened = await openFlowCookiesMatching(
+  const opened = await openSingleFlowCookie(
     ctx.flowJose,
     http,
     (id) => id.startsWith("sso:") && id.includes(" "),
