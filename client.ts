@@ -49,6 +49,7 @@ export type {
   SignIn,
   SignInCredentialsOptions,
   SignInOptions,
+  SsoSignInTarget,
   SignUpOptions,
   TwoFactorAnswer,
   TwoFactorClient,

@@ -22,6 +22,7 @@ import type {
   SignIn,
   SignInCredentialsOptions,
   SignInOptions,
+  SsoSignInTarget,
   TwoFactorAnswer,
   TwoFactorEnrollment,
   TwoFactorRequired,
@@ -30,6 +31,10 @@ import type {
 function isSession<U extends User>(body: unknown): body is Session<U> {
   return isRecord(body) && isRecord(body.user) && typeof body.user.sub === "string" &&
     typeof body.expires === "string";
+}
+
+function isUrlBody(body: unknown): body is { url: string } {
+  return isRecord(body) && typeof body.url === "string";
 }
 
 function isOk(body: unknown): body is { ok: true } {
@@ -224,6 +229,24 @@ export function createAuthClient<
     return mutate({ method: "POST", path: "/signIn/email", body }, { redirect: false }, isOk);
   }
 
+  function signInSso(target: SsoSignInTarget, ssoOptions: SignInOptions = {}) {
+    const { redirectTo, redirect } = ssoOptions;
+    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
+      return Promise.resolve(badRedirectTo());
+    }
+    const fields = typeof target === "object" && target !== null ? target : {};
+    // Only the two known fields are sent; redirectTo rides in the body, for after the callback.
+    const body: Record<string, unknown> = "email" in fields
+      ? { email: fields.email }
+      : { organization: (fields as { organization?: unknown }).organization };
+    if (redirectTo !== undefined) body.redirectTo = redirectTo;
+    return mutate({ method: "POST", path: "/signIn/sso", body }, { redirect: false }, isUrlBody)
+      .then((result) => {
+        if (!result.error && redirect !== false) navigate(result.data.url);
+        return result;
+      });
+  }
+
   // One passkey request at a time in a browser: a new ceremony cancels a pending autofill.
   let autofillRequest: AbortController | undefined;
   function takeOverCeremony(): void {
@@ -315,6 +338,7 @@ export function createAuthClient<
   const signIn: SignIn<DefaultUser> = Object.assign(oauthSignIn, {
     email: signInEmail,
     credentials: signInCredentials,
+    sso: signInSso,
   });
 
   return {
