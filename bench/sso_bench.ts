@@ -94,23 +94,29 @@ for (let i = 0; i < 50; i++) {
   await startBuiltIn();
   await startSso();
 }
-for (const [name, run] of [["GET /signIn/corp", startBuiltIn], ["POST /signIn/sso", startSso]] as const) {
+for (
+  const [name, run] of [["GET /signIn/corp", startBuiltIn], ["POST /signIn/sso", startSso]] as const
+) {
   subtleCalls = 0;
   await run();
   console.log(`${name}: ${subtleCalls} crypto.subtle calls`);
 }
 
-if (!Deno.args.includes("--ratio")) Deno.bench({
-  name: "GET /signIn/:oauth, OpenID Connect by discovery (cached)",
-  group: "start",
-  baseline: true,
-  fn: startBuiltIn,
-});
-if (!Deno.args.includes("--ratio")) Deno.bench({
-  name: "POST /signIn/sso, warm discovery cache",
-  group: "start",
-  fn: startSso,
-});
+if (!Deno.args.includes("--ratio")) {
+  Deno.bench({
+    name: "GET /signIn/:oauth, OpenID Connect by discovery (cached)",
+    group: "start",
+    baseline: true,
+    fn: startBuiltIn,
+  });
+}
+if (!Deno.args.includes("--ratio")) {
+  Deno.bench({
+    name: "POST /signIn/sso, warm discovery cache",
+    group: "start",
+    fn: startSso,
+  });
+}
 
 // `deno run -A bench/sso_bench.ts --ratio`: alternating batches, medians and their ratio.
 if (Deno.args.includes("--ratio")) {

@@ -17,10 +17,16 @@ export const MAX_SSO_ISSUERS = 1000;
 
 /** Validates `sso` and makes the instance's per-issuer caches. */
 export function resolveSso(value: unknown, inputs: FeatureInputs): SsoSettings {
-  if (!isRecord(value)) fail("sso is not an object; expected { resolve({ email, domain } | { organization }, request) }.");
+  if (!isRecord(value)) {
+    fail(
+      "sso is not an object; expected { resolve({ email, domain } | { organization }, request) }.",
+    );
+  }
   knownKeys(value, "sso", ["resolve"]);
   if (typeof value.resolve !== "function") {
-    fail("sso.resolve is not a function; expected resolve({ email, domain } | { organization }, request).");
+    fail(
+      "sso.resolve is not a function; expected resolve({ email, domain } | { organization }, request).",
+    );
   }
   const config = inputs.config;
   const fetchFn = typeof config.fetch === "function"

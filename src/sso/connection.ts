@@ -31,7 +31,8 @@ export interface CheckedConnection {
 
 const MAX_INPUT = 254;
 const CONNECTION_ID = /^[a-z0-9-]{1,64}$/;
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const DOMAIN =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 // Letters, digits and marks, with inner spaces, dots, dashes and underscores: a name, nothing else.
 const ORGANIZATION = /^[\p{L}\p{N}][\p{L}\p{N}\p{M} ._-]*$/u;
 // deno-lint-ignore no-control-regex
@@ -92,7 +93,9 @@ function badConnection(problem: string): never {
 
 /** Validates what `sso.resolve` returned; a `TypeError` naming the rule it breaks. */
 export function checkConnection(value: unknown): CheckedConnection {
-  if (!isRecord(value)) badConnection("is not an object; expected { id, issuer, clientId, domains }");
+  if (!isRecord(value)) {
+    badConnection("is not an object; expected { id, issuer, clientId, domains }");
+  }
   const { id, issuer, clientId, clientSecret, domains, scope, responseMode } = value;
   if (typeof id !== "string" || !CONNECTION_ID.test(id)) {
     badConnection('has an invalid id; expected 1-64 of a-z, 0-9 and "-"');

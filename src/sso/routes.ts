@@ -63,7 +63,9 @@ export async function ssoCallbackRoute(ctx: AuthContext, http: HttpContext): Pro
   const sso = await readSsoFlow(ctx, http);
   if (sso === null) {
     if (await hasValidSession(ctx, http)) {
-      ctx.logger.log("info", "callback without a flow for a signed-in browser", { provider: "sso" });
+      ctx.logger.log("info", "callback without a flow for a signed-in browser", {
+        provider: "sso",
+      });
       return redirectResponse(http, "/");
     }
     const error = new AuthError(

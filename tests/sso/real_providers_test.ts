@@ -105,11 +105,13 @@ Deno.test({
       }
 
       await t.step("each organization signs in end to end as <id>:<sub>", async () => {
-        for (const [id, op, domain] of [["acme", acmeOP, "acme.example"], [
-          "globex",
-          globexOP,
-          "globex.example",
-        ]] as const) {
+        for (
+          const [id, op, domain] of [["acme", acmeOP, "acme.example"], [
+            "globex",
+            globexOP,
+            "globex.example",
+          ]] as const
+        ) {
           const { browser, response } = await signIn({ email: `someone@${domain}` }, "alice");
           assert.equal(response.headers.get("Location"), "/home");
           const session = await (await getSession(browser)).json();
@@ -194,43 +196,57 @@ Deno.test({
             const before = await tokenCalls();
             const response = await victim.get(pathOf(deliver(a, b, answer)));
             assertErrorRedirect(response, "/home", "invalid_request");
-            assert.equal(await tokenCalls(), before, `${name} (${first}): a token endpoint was called`);
+            assert.equal(
+              await tokenCalls(),
+              before,
+              `${name} (${first}): a token endpoint was called`,
+            );
             assert.equal(await (await getSession(victim)).json(), null, name);
           }
         }
       });
 
-      await t.step("the RFC 9207 forwarding attack is refused before the code is sent", async () => {
-        // The browser starts at globex (the attacker's organization here); its authorization
-        // request is forwarded to acme with the same state, PKCE challenge and nonce; acme's
-        // honest answer (iss = acme) comes back to the globex flow.
-        const browser = new Browser(auth.handlers.ALL);
-        const globexStart = await startSso(browser, { organization: "globex", redirectTo: "/home" });
-        const forwarded = new URL(`${acmeOP.issuer}/auth`);
-        for (const [key, value] of globexStart.searchParams) forwarded.searchParams.set(key, value);
-        forwarded.searchParams.set("client_id", "acme-client");
-        const answer = await completeDevInteractions(forwarded, {
-          redirectURI: SSO_CALLBACK,
-          login: "victim",
-        });
-        assert.equal(answer.searchParams.get("iss"), acmeOP.issuer);
-        const before = await tokenCalls();
-        assertErrorRedirect(await browser.get(pathOf(answer)), "/home", "invalid_request");
-        assert.equal(await tokenCalls(), before);
-        // Stripped of iss, the answer is refused too (globex advertises RFC 9207).
-        const again = new Browser(auth.handlers.ALL);
-        const second = await startSso(again, { organization: "globex", redirectTo: "/home" });
-        const forwardedAgain = new URL(`${acmeOP.issuer}/auth`);
-        for (const [key, value] of second.searchParams) forwardedAgain.searchParams.set(key, value);
-        forwardedAgain.searchParams.set("client_id", "acme-client");
-        const stripped = await completeDevInteractions(forwardedAgain, {
-          redirectURI: SSO_CALLBACK,
-          login: "victim",
-        });
-        stripped.searchParams.delete("iss");
-        assertErrorRedirect(await again.get(pathOf(stripped)), "/home", "invalid_request");
-        assert.equal(await tokenCalls(), before);
-      });
+      await t.step(
+        "the RFC 9207 forwarding attack is refused before the code is sent",
+        async () => {
+          // The browser starts at globex (the attacker's organization here); its authorization
+          // request is forwarded to acme with the same state, PKCE challenge and nonce; acme's
+          // honest answer (iss = acme) comes back to the globex flow.
+          const browser = new Browser(auth.handlers.ALL);
+          const globexStart = await startSso(browser, {
+            organization: "globex",
+            redirectTo: "/home",
+          });
+          const forwarded = new URL(`${acmeOP.issuer}/auth`);
+          for (const [key, value] of globexStart.searchParams) {
+            forwarded.searchParams.set(key, value);
+          }
+          forwarded.searchParams.set("client_id", "acme-client");
+          const answer = await completeDevInteractions(forwarded, {
+            redirectURI: SSO_CALLBACK,
+            login: "victim",
+          });
+          assert.equal(answer.searchParams.get("iss"), acmeOP.issuer);
+          const before = await tokenCalls();
+          assertErrorRedirect(await browser.get(pathOf(answer)), "/home", "invalid_request");
+          assert.equal(await tokenCalls(), before);
+          // Stripped of iss, the answer is refused too (globex advertises RFC 9207).
+          const again = new Browser(auth.handlers.ALL);
+          const second = await startSso(again, { organization: "globex", redirectTo: "/home" });
+          const forwardedAgain = new URL(`${acmeOP.issuer}/auth`);
+          for (const [key, value] of second.searchParams) {
+            forwardedAgain.searchParams.set(key, value);
+          }
+          forwardedAgain.searchParams.set("client_id", "acme-client");
+          const stripped = await completeDevInteractions(forwardedAgain, {
+            redirectURI: SSO_CALLBACK,
+            login: "victim",
+          });
+          stripped.searchParams.delete("iss");
+          assertErrorRedirect(await again.get(pathOf(stripped)), "/home", "invalid_request");
+          assert.equal(await tokenCalls(), before);
+        },
+      );
 
       await t.step("10 interleaved sign-ins across both land as their own users", async () => {
         const flows = await Promise.all(Array.from({ length: 10 }, async (_, i) => {
@@ -239,12 +255,14 @@ Deno.test({
           const authorization = await startSso(browser, { organization: org, redirectTo: "/home" });
           return { browser, authorization, expected: `${org}:user${i}`, login: `user${i}` };
         }));
-        const answers = await Promise.all(flows.map((flow) =>
-          completeDevInteractions(flow.authorization, {
-            redirectURI: SSO_CALLBACK,
-            login: flow.login,
-          })
-        ));
+        const answers = await Promise.all(
+          flows.map((flow) =>
+            completeDevInteractions(flow.authorization, {
+              redirectURI: SSO_CALLBACK,
+              login: flow.login,
+            })
+          ),
+        );
         // Completed in reverse order of their start.
         for (let i = flows.length - 1; i >= 0; i--) {
           const response = await flows[i].browser.get(pathOf(answers[i]));

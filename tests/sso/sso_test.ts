@@ -259,23 +259,29 @@ Deno.test("sso: a full sign-in with a mock provider, and the callback's checks",
     assert.equal(session.user.email, "one@acme.example");
   });
 
-  await t.step("a connection whose issuer changed is refused before the token request", async () => {
-    current = connection(acme, "acme");
-    const { browser, callback } = await flowTo();
-    current = { ...connection(globex, "acme") };
-    const before = tokenRequests(acme) + tokenRequests(globex);
-    assertErrorRedirect(await browser.get(pathOf(callback)), "/home", "invalid_request");
-    assert.equal(tokenRequests(acme) + tokenRequests(globex), before);
-  });
+  await t.step(
+    "a connection whose issuer changed is refused before the token request",
+    async () => {
+      current = connection(acme, "acme");
+      const { browser, callback } = await flowTo();
+      current = { ...connection(globex, "acme") };
+      const before = tokenRequests(acme) + tokenRequests(globex);
+      assertErrorRedirect(await browser.get(pathOf(callback)), "/home", "invalid_request");
+      assert.equal(tokenRequests(acme) + tokenRequests(globex), before);
+    },
+  );
 
-  await t.step("a connection gone since the start is refused before the token request", async () => {
-    current = connection(acme, "acme");
-    const { browser, callback } = await flowTo();
-    current = null;
-    const before = tokenRequests(acme);
-    assertErrorRedirect(await browser.get(pathOf(callback)), "/home", "invalid_request");
-    assert.equal(tokenRequests(acme), before);
-  });
+  await t.step(
+    "a connection gone since the start is refused before the token request",
+    async () => {
+      current = connection(acme, "acme");
+      const { browser, callback } = await flowTo();
+      current = null;
+      const before = tokenRequests(acme);
+      assertErrorRedirect(await browser.get(pathOf(callback)), "/home", "invalid_request");
+      assert.equal(tokenRequests(acme), before);
+    },
+  );
 
   await t.step("a POST callback for a query-mode connection is refused", async () => {
     current = connection(acme, "acme");

@@ -307,7 +307,9 @@ export function createDiscoveryCache(options: DiscoveryCacheOptions): DiscoveryC
 
   function peek(issuer: string): ProviderMetadata | undefined {
     const entry = entries.get(issuer);
-    if (entry?.metadata === undefined || entry.pending || now() >= entry.expiresAt) return undefined;
+    if (entry?.metadata === undefined || entry.pending || now() >= entry.expiresAt) {
+      return undefined;
+    }
     if (maxEntries !== Infinity) {
       entries.delete(issuer);
       entries.set(issuer, entry);
