@@ -310,6 +310,7 @@ Deno.test("sso: a full sign-in with a mock provider, and the callback's checks",
 
 Deno.test("sso: discovery is cached for at most 1,000 issuers, least recently used dropped", async () => {
   const discoveries = new Map<string, number>();
+  const keySets = new Map<string, number>();
   const fakeFetch = ((input: RequestInfo | URL) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const issuer = url.origin;
@@ -322,7 +323,10 @@ Deno.test("sso: discovery is cached for at most 1,000 issuers, least recently us
         jwks_uri: `${issuer}/jwks`,
       }));
     }
-    if (url.pathname === "/jwks") return Promise.resolve(Response.json({ keys: [] }));
+    if (url.pathname === "/jwks") {
+      keySets.set(issuer, (keySets.get(issuer) ?? 0) + 1);
+      return Promise.resolve(Response.json({ keys: [] }));
+    }
     return Promise.reject(new TypeError(`unexpected ${url.href}`));
   }) as typeof fetch;
   const org = (i: number) => `http://org${i}.localhost`;
@@ -370,4 +374,8 @@ Deno.test("sso: discovery is cached for at most 1,000 issuers, least recently us
   await start(99);
   assert.equal(discoveries.get(org(0)), 2);
   assert.equal(discoveries.get(org(99)), 2);
+  // The key sets are bounded the same way.
+  assert.equal(keySets.get(org(1099)), 1);
+  assert.equal(keySets.get(org(100)), 1);
+  assert.equal(keySets.get(org(0)), 2);
 });
