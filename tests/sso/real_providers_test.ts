@@ -93,7 +93,7 @@ Deno.test({
         (await acmeOP.requests("/token")) + (await globexOP.requests("/token"));
 
       /** Runs a whole sign-in for a login at the organization an email or id names. */
-      async function signIn(body: Record<string, unknown>, login: string) {
+      const signIn = async (body: Record<string, unknown>, login: string) => {
         const browser = new Browser(auth.handlers.ALL);
         const authorization = await startSso(browser, { ...body, redirectTo: "/home" });
         const callback = await completeDevInteractions(authorization, {
@@ -102,7 +102,7 @@ Deno.test({
         });
         const response = await browser.get(pathOf(callback));
         return { browser, response };
-      }
+      };
 
       await t.step("each organization signs in end to end as <id>:<sub>", async () => {
         for (
