@@ -8,8 +8,8 @@
 import type { AuthContext } from "../config.ts";
 import type { AuthFeature } from "../config/feature.ts";
 import { route } from "../router.ts";
-import { resolveSso } from "../sso/config.ts";
-import { ssoCallbackRoute, ssoSignInRoute } from "../sso/routes.ts";
+import { resolveSso } from "../config/sso.ts";
+import { ssoCallbackRoute, ssoSignInRoute } from "../routes/sso.ts";
 import { defineFeature } from "./feature.ts";
 
 function hasSso(ctx: AuthContext): boolean {

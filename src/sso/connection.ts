@@ -7,10 +7,7 @@
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
-import { callApp } from "../core/call_app.ts";
 import { AuthError } from "../errors.ts";
-import type { HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 import { checkIssuer } from "../oauth/oidc/discovery.ts";
 import { resolveProvidersWith } from "../oauth/resolve.ts";
@@ -138,31 +135,6 @@ export function checkConnection(value: unknown): CheckedConnection {
     ...(scope === undefined ? {} : { scope: scope as string }),
     responseMode: (responseMode ?? "query") as "query" | "form_post",
   });
-}
-
-/**
- * Asks `sso.resolve`; `null` when it has no connection. A throwing resolver
- * or an invalid connection is a logged 500 `server_error` (an `AuthError`
- * the resolver throws passes through).
- */
-export async function findConnection(
-  ctx: AuthContext,
-  http: HttpContext,
-  query: SsoQuery,
-): Promise<CheckedConnection | null> {
-  const sso = ctx.sso!;
-  const value = await callApp(ctx, "sso.resolve", () => sso.resolve(query, http.request));
-  if (value === null || value === undefined) return null;
-  try {
-    return checkConnection(value);
-  } catch (error) {
-    ctx.logger.log("error", "sso.resolve returned an invalid connection", {
-      description: error instanceof Error ? error.message : "invalid",
-    });
-    throw new AuthError("server_error", "The server could not complete the request.", {
-      status: 500,
-    });
-  }
 }
 
 const noEnv = () => undefined;

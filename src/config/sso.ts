@@ -6,11 +6,11 @@
  * @module
  */
 
-import { fail, knownKeys } from "../config/_check.ts";
-import type { FeatureInputs } from "../config/feature.ts";
+import { fail, knownKeys } from "./_check.ts";
+import type { FeatureInputs } from "./feature.ts";
 import { isRecord } from "../is_record.ts";
 import { oidcKit } from "../oauth/oidc/kit.ts";
-import type { SsoConfig, SsoSettings } from "./types.ts";
+import type { SsoConfig, SsoSettings } from "../sso/types.ts";
 
 /** Issuers whose discovery documents and key sets an instance keeps at most. */
 export const MAX_SSO_ISSUERS = 1000;

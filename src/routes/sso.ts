@@ -15,10 +15,15 @@ import { AuthError, toAuthError } from "../errors.ts";
 import { jsonResponse, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { answersFlow, clearFlowCookieLines } from "../oauth/flow_cookies.ts";
-import { bodyRedirectTo, isFormPost, onlyKeys } from "../routes/_body.ts";
-import { authorizationResponse, hasValidSession } from "../routes/callback.ts";
-import { ssoQuery } from "./connection.ts";
-import { completeSsoSignIn, readSsoFlow, type SsoFlow, startSsoSignIn } from "./sign_in.ts";
+import { bodyRedirectTo, isFormPost, onlyKeys } from "./_body.ts";
+import { authorizationResponse, hasValidSession } from "./callback.ts";
+import { ssoQuery } from "../sso/connection.ts";
+import {
+  completeSsoSignIn,
+  readSsoFlow,
+  type SsoFlow,
+  startSsoSignIn,
+} from "../core/sso_sign_in.ts";
 
 /**
  * `POST /signIn/sso` `{ email } | { organization }, redirectTo?` (CSRF):

@@ -10,8 +10,8 @@
  */
 
 import type { AuthContext } from "../config.ts";
-import { completeOAuthSignIn } from "../core/oauth_sign_in.ts";
-import { defaultTarget } from "../core/redirects.ts";
+import { completeOAuthSignIn } from "./oauth_sign_in.ts";
+import { defaultTarget } from "./redirects.ts";
 import { AuthError } from "../errors.ts";
 import type { HttpContext } from "../http_context.ts";
 import { createAuthorizationRequest } from "../oauth/authorization_request.ts";
@@ -25,14 +25,40 @@ import {
 import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
 import type { OIDCInstance } from "../oauth/oidc/kit.ts";
 import type { Session } from "../types.ts";
-import type { TwoFactorRequired } from "../core/two_factor.ts";
+import type { TwoFactorRequired } from "./two_factor.ts";
+import { callApp } from "./call_app.ts";
 import {
+  checkConnection,
   type CheckedConnection,
   connectionProvider,
-  findConnection,
   ownDomainEmail,
-} from "./connection.ts";
-import type { SsoQuery } from "./types.ts";
+} from "../sso/connection.ts";
+import type { SsoQuery } from "../sso/types.ts";
+
+/**
+ * Asks `sso.resolve`; `null` when it has no connection. A throwing resolver
+ * or an invalid connection is a logged 500 `server_error` (an `AuthError`
+ * the resolver throws passes through).
+ */
+export async function findConnection(
+  ctx: AuthContext,
+  http: HttpContext,
+  query: SsoQuery,
+): Promise<CheckedConnection | null> {
+  const sso = ctx.sso!;
+  const value = await callApp(ctx, "sso.resolve", () => sso.resolve(query, http.request));
+  if (value === null || value === undefined) return null;
+  try {
+    return checkConnection(value);
+  } catch (error) {
+    ctx.logger.log("error", "sso.resolve returned an invalid connection", {
+      description: error instanceof Error ? error.message : "invalid",
+    });
+    throw new AuthError("server_error", "The server could not complete the request.", {
+      status: 500,
+    });
+  }
+}
 
 /** The sealed provider id of a flow: `sso:<id> <issuer>` (an issuer URL has no space). */
 function flowProviderId(connection: CheckedConnection): string {
