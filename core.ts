@@ -32,6 +32,7 @@ export type { AuthConfig, AuthFeature } from "./src/config.ts";
 export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
 export { sso } from "./src/features/mod.ts";
 export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
+export { apiKeys, serviceTokens } from "./src/features/mod.ts";
 export * from "./src/oauth/providers/all.ts";
 
 // Neither built-in providers by id nor features beyond those the config lists.

@@ -57,6 +57,14 @@ export type {
 } from "./src/store/types.ts";
 export type { Passkey } from "./src/core/passkeys.ts";
 export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
+export type { ApiKeysConfig, ServiceTokensConfig } from "./src/config/service_tokens.ts";
+export type { AccessTokenOptions } from "./src/service_tokens/access_token.ts";
+export type {
+  ApiKey,
+  CreateApiKeyOptions,
+  CreatedApiKey,
+  VerifiedApiKey,
+} from "./src/service_tokens/types.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,

@@ -44,6 +44,11 @@ import type {
 } from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
 import type { TwoFactorConfig, TwoFactorSettings } from "./config/two_factor.ts";
+import type {
+  ApiKeysConfig,
+  ServiceTokensConfig,
+  ServiceTokenSettings,
+} from "./config/service_tokens.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
@@ -78,6 +83,7 @@ export type {
   SignInResult,
   TwoFactorConfig,
 };
+export type { ApiKeysConfig, ServiceTokensConfig };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
@@ -195,6 +201,12 @@ export interface AuthConfig<
    * (`POST /signIn/sso`, one callback `/callback/sso` for all).
    */
   sso?: SsoConfig;
+   * Access tokens for other services: the key pairs that sign them
+   * (`api.issueAccessToken`) and that `GET /jwks` publishes.
+   */
+  serviceTokens?: ServiceTokensConfig;
+  /** API keys for scripts (`POST`/`GET /apiKeys`, `api.verifyApiKey`), kept as keyed hashes. */
+  apiKeys?: ApiKeysConfig;
   /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
@@ -249,6 +261,7 @@ export interface AuthContext
     TwoFactorSettings,
     PasskeySettings,
     SsoSettings,
+    ServiceTokenSettings,
     FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
@@ -280,6 +293,8 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "twoFactor",
   "passkeys",
   "sso",
+  "serviceTokens",
+  "apiKeys",
   "features",
   "jwt",
   "session",
