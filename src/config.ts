@@ -201,6 +201,7 @@ export interface AuthConfig<
    * (`POST /signIn/sso`, one callback `/callback/sso` for all).
    */
   sso?: SsoConfig;
+  /**
    * Access tokens for other services: the key pairs that sign them
    * (`api.issueAccessToken`) and that `GET /jwks` publishes.
    */
