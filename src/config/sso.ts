@@ -29,6 +29,12 @@ export function resolveSso(value: unknown, inputs: FeatureInputs): SsoSettings {
     );
   }
   const config = inputs.config;
+  const oauth = Array.isArray(config.oauth) ? config.oauth : [];
+  if (oauth.some((entry) => entry === "sso" || (isRecord(entry) && entry.id === "sso"))) {
+    fail(
+      '"sso" is reserved for single sign-on (/signIn/sso, /callback/sso); choose another provider id.',
+    );
+  }
   const fetchFn = typeof config.fetch === "function"
     ? config.fetch as typeof fetch
     : (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init);

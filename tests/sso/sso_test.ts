@@ -12,7 +12,13 @@ import {
   type MockProvider,
 } from "../../testing.ts";
 import type { LogEntry } from "../../src/logger.ts";
-import { assertErrorRedirect, fetchByOrigin, getSession, pathOf } from "../oauth/_flow_helpers.ts";
+import {
+  assertErrorRedirect,
+  fetchByOrigin,
+  getSession,
+  pathOf,
+  postedForm,
+} from "../oauth/_flow_helpers.ts";
 import { Browser, ORIGIN, postSignIn, SSO_CALLBACK, startSso, tableResolver } from "./_helpers.ts";
 
 const SECRET = "sso-test-secret-0123456789-abcdef-0123456789";
@@ -378,4 +384,59 @@ Deno.test("sso: discovery is cached for at most 1,000 issuers, least recently us
   assert.equal(keySets.get(org(1099)), 1);
   assert.equal(keySets.get(org(100)), 1);
   assert.equal(keySets.get(org(0)), 2);
+});
+
+Deno.test('sso: a provider id "sso" beside the sso option is refused at createAuth', () => {
+  const acme = mockOrg("acme");
+  assert.throws(
+    () =>
+      createAuth({
+        oauth: [{ ...acme.provider, id: "sso" }],
+        secret: SECRET,
+        sso: { resolve: () => null },
+      } as AuthConfig),
+    /reserved for single sign-on/,
+  );
+});
+
+Deno.test("sso: a form_post connection answers by a cross-site POST to the one callback", async () => {
+  const acme = createMockProvider({
+    baseURL: "http://acme.localhost",
+    id: "acme",
+    clientId: "acme-client",
+    clientSecret: "acme-secret-0123456789",
+    redirectURIs: [SSO_CALLBACK],
+    users: [{ sub: "u1", name: "User One", email: "one@acme.example" }],
+    responseMode: "form_post",
+    oidc: { discovery: true },
+  });
+  const auth = createAuth({
+    oauth: [],
+    secret: SECRET,
+    logger: false,
+    fetch: acme.fetch,
+    sso: {
+      resolve: () => ({ ...connection(acme, "acme"), responseMode: "form_post" }),
+    },
+  } as AuthConfig);
+  const browser = new Browser(auth.handlers.ALL);
+  const url = await startSso(browser, { organization: "acme", redirectTo: "/home" });
+  assert.equal(url.searchParams.get("response_mode"), "form_post");
+  const { action, fields } = await postedForm(await acme.fetch(url.href));
+  assert.equal(action, SSO_CALLBACK);
+  const response = await auth.handlers.ALL(
+    new Request(action, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: acme.issuer,
+        Cookie: browser.cookieHeader(),
+      },
+      body: fields,
+    }),
+  );
+  browser.store(response);
+  assert.equal(response.status, 302);
+  assert.equal(response.headers.get("Location"), "/home");
+  assert.equal((await (await getSession(browser)).json()).user.sub, "acme:u1");
 });
