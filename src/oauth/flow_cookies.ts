@@ -4,7 +4,9 @@
  * own `typ`), bound to the provider id and to one flow id, so that values
  * from two flows or two providers can never be mixed. The OpenID Connect
  * `nonce` rides in the `state` cookie's sealed payload (no cookie of its
- * own: one more cookie would cost a seal and an open per flow).
+ * own: one more cookie would cost a seal and an open per flow). Single
+ * sign-on seals its whole flow into the one `state` cookie instead
+ * (`sealSingleFlowCookie`): one seal and one open per flow.
  *
  * @module
  */
