@@ -43,6 +43,10 @@ export type {
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/crypto/password.ts";
 export type { Handler } from "./src/handler.ts";
+export type { ClientInfo } from "./src/rate_limit/address.ts";
+export type { RateLimitConfig } from "./src/config/rate_limit.ts";
+export type { RateLimitKey } from "./src/rate_limit/limit.ts";
+export type { RateLimitRule } from "./src/rate_limit/rules.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
 export type {
   AccountStore,

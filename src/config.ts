@@ -43,6 +43,11 @@ import type {
   PasskeyUserVerification,
 } from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
+import {
+  type RateLimitConfig,
+  type RateLimitSettings,
+  resolveRateLimit,
+} from "./config/rate_limit.ts";
 import type { TwoFactorConfig, TwoFactorSettings } from "./config/two_factor.ts";
 import type {
   ApiKeysConfig,
@@ -84,6 +89,7 @@ export type {
   TwoFactorConfig,
 };
 export type { ApiKeysConfig, ServiceTokensConfig };
+export type { RateLimitConfig };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
@@ -247,6 +253,15 @@ export interface AuthConfig<
   env?: Readonly<Record<string, string | undefined>>;
   /** The clock, in milliseconds since the epoch (tests). Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Per-client limits of every route that signs in, sends a message or
+   * creates something (on by default: see the rules in the docs). `false`
+   * turns them off; `rules` changes a rule by name (`{ max, window }`, or
+   * `false` for no limit on that route); `key(request, route)` chooses what
+   * to count by instead of the client's address. Counted in `session.store`
+   * when set (shared by instances), else per process.
+   */
+  rateLimit?: RateLimitConfig;
 }
 
 /** Everything an instance needs, built once from the config and frozen. */
@@ -263,6 +278,7 @@ export interface AuthContext
     PasskeySettings,
     SsoSettings,
     ServiceTokenSettings,
+    RateLimitSettings,
     FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
@@ -306,6 +322,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "fetch",
   "env",
   "clock",
+  "rateLimit",
 ]);
 
 function envReader(env: unknown): EnvReader {
@@ -378,6 +395,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
+  const rateLimit = resolveRateLimit(config.rateLimit);
   const inputs: FeatureInputs = {
     config: record,
     logger,
@@ -429,6 +447,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     ...features,
     ...hooks,
     ...pages,
+    ...rateLimit,
     ...resolved as
       & EmailSettings
       & TwoFactorSettings

@@ -371,6 +371,12 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * resolves. Values read back are checked: a key holding anything the store
  * did not write rejects the call.
  *
+ * When a cluster master dies, its keys fail closed (503) until its replica
+ * is promoted and the client sees it: ioredis in about 3 s, node-redis 6
+ * in about 6 s (3 s with the options in docs/redis-cluster.md). node-redis
+ * 4 and 5 never see it (they refresh their slot map only on `MOVED`, which
+ * a dead node never sends): on a cluster, use ioredis or node-redis 6+.
+ *
  * It is also a `PasskeyStore` (`passkeys: { store: redisStore(client), ... }`):
  * a passkey is one hash and its user's set of ids, with no TTL.
  *
