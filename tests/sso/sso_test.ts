@@ -442,3 +442,22 @@ Deno.test("sso: a form_post connection answers by a cross-site POST to the one c
   assert.equal(response.headers.get("Location"), "/home");
   assert.equal((await (await getSession(browser)).json()).user.sub, "acme:u1");
 });
+
+Deno.test('sso: the rate limiter\'s "/signIn/sso" rule limits POST /signIn/sso', async () => {
+  const acme = mockOrg("acme");
+  const table = tableResolver([connection(acme, "acme")]);
+  const auth = createAuth({
+    oauth: [],
+    secret: SECRET,
+    logger: false,
+    fetch: acme.fetch,
+    rateLimit: { rules: { "/signIn/sso": { max: 2, window: 60 } }, key: () => "one-client" },
+    sso: { resolve: table.resolve },
+  } as AuthConfig);
+  const browser = new Browser(auth.handlers.ALL);
+  assert.equal((await postSignIn(browser, { organization: "acme" })).status, 200);
+  assert.equal((await postSignIn(browser, { organization: "acme" })).status, 200);
+  const limited = await postSignIn(browser, { organization: "acme" });
+  assert.equal(limited.status, 429);
+  assert.equal(table.calls.length, 2);
+});
