@@ -231,21 +231,14 @@ export function createAuthClient<
   }
 
   function signInSso(target: SsoSignInTarget, ssoOptions: SignInOptions = {}) {
-    const { redirectTo, redirect } = ssoOptions;
-    if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) {
-      return Promise.resolve(badRedirectTo());
-    }
-    const fields = typeof target === "object" && target !== null ? target : {};
-    // Only the two known fields are sent; redirectTo rides in the body, for after the callback.
-    const body: Record<string, unknown> = "email" in fields
-      ? { email: fields.email }
-      : { organization: (fields as { organization?: unknown }).organization };
-    if (redirectTo !== undefined) body.redirectTo = redirectTo;
-    return mutate({ method: "POST", path: "/signIn/sso", body }, { redirect: false }, isUrlBody)
-      .then((result) => {
-        if (!result.error && redirect !== false) navigate(result.data.url);
-        return result;
-      });
+    // Only the two known fields are sent (JSON drops the absent one); redirectTo rides in the
+    // body, for after the callback, and the server validates it.
+    const { email, organization } = target as { email?: string; organization?: string };
+    const body = { email, organization, redirectTo: ssoOptions.redirectTo };
+    return mutate({ method: "POST", path: "/signIn/sso", body }, {}, isUrlBody).then((result) => {
+      if (!result.error && ssoOptions.redirect !== false) navigate(result.data.url);
+      return result;
+    });
   }
 
   // One passkey request at a time in a browser: a new ceremony cancels a pending autofill.
