@@ -51,6 +51,7 @@ export type {
   SignInCredentialsOptions,
   SignInOptions,
   SignUpOptions,
+  SsoSignInTarget,
   TwoFactorAnswer,
   TwoFactorClient,
   TwoFactorEnrollment,

@@ -30,6 +30,8 @@ import type { User } from "./src/types.ts";
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
 export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
+export { sso } from "./src/features/mod.ts";
+export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
 export { apiKeys, serviceTokens } from "./src/features/mod.ts";
 // What a bundled app needs beside createAuth, from the same entry (a bundler drops what is unused).
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";

@@ -60,6 +60,7 @@ export type {
   StoredSession,
 } from "./src/store/types.ts";
 export type { Passkey } from "./src/core/passkeys.ts";
+export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
 export type { ApiKeysConfig, ServiceTokensConfig } from "./src/config/service_tokens.ts";
 export type { AccessTokenOptions } from "./src/service_tokens/access_token.ts";
 export type {

@@ -9,6 +9,7 @@ import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
 import type { EmailConfig, EmailSettings } from "./config/email.ts";
+import type { SsoConfig, SsoSettings } from "./sso/types.ts";
 import {
   type AuthFeature,
   type FeatureDefinition,
@@ -201,6 +202,12 @@ export interface AuthConfig<
    */
   passkeys?: PasskeysConfig<UserInput<U>>;
   /**
+   * Enterprise single sign-on: `resolve` finds the organization's OpenID
+   * Connect connection for an address's domain or an organization
+   * (`POST /signIn/sso`, one callback `/callback/sso` for all).
+   */
+  sso?: SsoConfig;
+  /**
    * Access tokens for other services: the key pairs that sign them
    * (`api.issueAccessToken`) and that `GET /jwks` publishes.
    */
@@ -269,6 +276,7 @@ export interface AuthContext
     EmailSettings,
     TwoFactorSettings,
     PasskeySettings,
+    SsoSettings,
     ServiceTokenSettings,
     RateLimitSettings,
     FeatureHooks<AuthContext> {
@@ -301,6 +309,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "email",
   "twoFactor",
   "passkeys",
+  "sso",
   "serviceTokens",
   "apiKeys",
   "features",
@@ -439,7 +448,12 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     ...hooks,
     ...pages,
     ...rateLimit,
-    ...resolved as EmailSettings & TwoFactorSettings & PasskeySettings & FeatureHooks<AuthContext>,
+    ...resolved as
+      & EmailSettings
+      & TwoFactorSettings
+      & PasskeySettings
+      & SsoSettings
+      & FeatureHooks<AuthContext>,
     basePath,
     providers,
     jars,

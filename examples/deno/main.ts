@@ -15,6 +15,7 @@
  */
 
 import { createAuth } from "@service-stack/auth";
+import { createMockProvider } from "@service-stack/auth/testing";
 import { createDemo, portFromEnv, portInUseMessage } from "../shared/demo.mjs";
 
 /** Bundles `@service-stack/auth/client` into one browser ES module with `deno bundle`. */
@@ -57,12 +58,68 @@ const demo = await createDemo({
   runtime: `Deno ${Deno.version.deno}`,
   clientModules: new Map([["client.js", await bundleBrowserClient()]]),
 });
-const auth = createAuth(demo.authConfig);
+// --- Enterprise single sign-on: "Example Corp" signs in through its own OpenID provider, a
+// second in-process mock under /example-corp-idp; people of example.com start at /sso.
+const exampleCorp = createMockProvider({
+  baseURL: `${origin}/example-corp-idp`,
+  id: "example-corp",
+  interactive: true,
+  oidc: { discovery: true },
+  users: [
+    { sub: "corp-alan", name: "Alan Turing (Example Corp)", email: "alan@example.com" },
+    { sub: "corp-joan", name: "Joan Clarke (Example Corp)", email: "joan@example.com" },
+  ],
+  redirectURIs: [
+    `${origin}/auth/callback/sso`,
+    `http://localhost:${server.addr.port}/auth/callback/sso`,
+  ],
+});
+const demoFetch = demo.authConfig.fetch ?? fetch;
+const ssoConfig = {
+  ...demo.authConfig,
+  fetch:
+    ((input: RequestInfo | URL, init?: RequestInit) =>
+      String(input instanceof Request ? input.url : input).startsWith(`${exampleCorp.issuer}/`)
+        ? exampleCorp.fetch(input, init)
+        : demoFetch(input, init)) as typeof fetch,
+  sso: {
+    resolve: ({ domain, organization }: { domain?: string; organization?: string }) =>
+      domain === "example.com" || organization === "example-corp"
+        ? {
+          id: "example-corp",
+          issuer: exampleCorp.issuer,
+          clientId: exampleCorp.provider.clientId,
+          clientSecret: exampleCorp.provider.clientSecret as string,
+          domains: ["example.com"],
+        }
+        : null,
+  },
+};
+const SSO_PAGE = `<!doctype html><meta charset="utf-8"><title>Example Corp single sign-on</title>
+<h1>Sign in with your company account</h1>
+<form method="post" action="/auth/signIn/sso">
+  <input type="hidden" name="csrfToken">
+  <input type="hidden" name="redirectTo" value="/">
+  <label>Work email <input name="email" type="email" value="alan@example.com" required></label>
+  <button>Continue with single sign-on</button>
+</form>
+<script type="module">
+  const { csrfToken } = await (await fetch("/auth/csrfToken")).json();
+  document.querySelector("[name=csrfToken]").value = csrfToken;
+</script>`;
+// --- end of the single sign-on block.
+
+const auth = createAuth(ssoConfig);
 const handleDemo = demo.handler(auth);
 
 handle = (request) => {
   const { pathname } = new URL(request.url);
+  if (pathname === "/sso") {
+    return new Response(SSO_PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+  if (pathname.startsWith("/example-corp-idp/")) return exampleCorp.handler(request);
   return pathname.startsWith("/auth/") ? auth.handlers.ALL(request) : handleDemo(request);
 };
 console.log(`listening on ${origin}`);
 console.log(`Open ${origin}/ in a browser.`);
+console.log(`Example Corp single sign-on: ${origin}/sso (accounts: alan@, joan@example.com).`);

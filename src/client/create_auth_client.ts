@@ -23,6 +23,7 @@ import type {
   SignIn,
   SignInCredentialsOptions,
   SignInOptions,
+  SsoSignInTarget,
   TwoFactorAnswer,
   TwoFactorEnrollment,
   TwoFactorRequired,
@@ -31,6 +32,10 @@ import type {
 function isSession<U extends User>(body: unknown): body is Session<U> {
   return isRecord(body) && isRecord(body.user) && typeof body.user.sub === "string" &&
     typeof body.expires === "string";
+}
+
+function isUrlBody(body: unknown): body is { url: string } {
+  return isRecord(body) && typeof body.url === "string";
 }
 
 function isOk(body: unknown): body is { ok: true } {
@@ -225,6 +230,17 @@ export function createAuthClient<
     return mutate({ method: "POST", path: "/signIn/email", body }, { redirect: false }, isOk);
   }
 
+  function signInSso(target: SsoSignInTarget, ssoOptions: SignInOptions = {}) {
+    // Only the two known fields are sent (JSON drops the absent one); redirectTo rides in the
+    // body, for after the callback, and the server validates it.
+    const { email, organization } = target as { email?: string; organization?: string };
+    const body = { email, organization, redirectTo: ssoOptions.redirectTo };
+    return mutate({ method: "POST", path: "/signIn/sso", body }, {}, isUrlBody).then((result) => {
+      if (!result.error && ssoOptions.redirect !== false) navigate(result.data.url);
+      return result;
+    });
+  }
+
   // One passkey request at a time in a browser: a new ceremony cancels a pending autofill.
   let autofillRequest: AbortController | undefined;
   function takeOverCeremony(): void {
@@ -316,6 +332,7 @@ export function createAuthClient<
   const signIn: SignIn<DefaultUser> = Object.assign(oauthSignIn, {
     email: signInEmail,
     credentials: signInCredentials,
+    sso: signInSso,
   });
 
   return {

@@ -366,7 +366,29 @@ export interface SignIn<U extends User = User> {
   credentials(
     options: SignInCredentialsOptions,
   ): Promise<AuthResult<Session<U> | TwoFactorRequired>>;
+  /**
+   * `POST /signIn/sso` (enterprise single sign-on): finds the organization's
+   * identity provider by the address's domain or by the organization, then
+   * navigates the browser there (unless `redirect: false`); resolves
+   * `{ data: { url } }`, or the error (404 `invalid_request` when the domain
+   * has no single sign-on).
+   */
+  sso(target: SsoSignInTarget, options?: SignInOptions): Promise<AuthResult<{ url: string }>>;
 }
+
+/**
+ * Who `signIn.sso` signs in: an address (its domain picks the
+ * organization) or the organization itself.
+ *
+ * @example
+ * ```ts
+ * import type { SsoSignInTarget } from "@service-stack/auth/client";
+ *
+ * const byEmail: SsoSignInTarget = { email: "ada@example.com" };
+ * const byOrganization: SsoSignInTarget = { organization: "example" };
+ * ```
+ */
+export type SsoSignInTarget = { email: string } | { organization: string };
 
 /**
  * What a first factor resolves when the user has two-factor sign-in on: no

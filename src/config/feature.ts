@@ -28,10 +28,18 @@ export type FeatureKey =
   | "passkeys"
   | "webCryptoKeys"
   | "serviceTokens"
-  | "apiKeys";
+  | "apiKeys"
+  | "sso";
 
 /** The features that serve a config key of their own. */
-const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys", "serviceTokens", "apiKeys"] as const;
+const CONFIG_FEATURE_KEYS = [
+  "email",
+  "twoFactor",
+  "passkeys",
+  "serviceTokens",
+  "apiKeys",
+  "sso",
+] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
@@ -157,7 +165,8 @@ export interface AuthFeature {
     | "oidc"
     | "webCryptoKeys"
     | "serviceTokens"
-    | "apiKeys";
+    | "apiKeys"
+    | "sso";
 }
 
 /**

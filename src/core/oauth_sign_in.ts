@@ -19,6 +19,7 @@ import {
   sealFlowCookies,
 } from "../oauth/flow_cookies.ts";
 import type { ProviderMetadata } from "../oauth/oidc/discovery.ts";
+import type { OIDCInstance } from "../oauth/oidc/kit.ts";
 import { timedFetch } from "../oauth/provider_fetch.ts";
 import {
   discoveredEndpoints,
@@ -64,9 +65,10 @@ function callbackURI(ctx: AuthContext, http: HttpContext, providerId: string): s
 async function metadataFor(
   ctx: AuthContext,
   provider: ResolvedProvider,
+  oidc: OIDCInstance = ctx.oidc,
 ): Promise<ProviderMetadata | undefined> {
   if (!needsDiscovery(provider)) return undefined;
-  return await ctx.oidc.discovery.get(provider.issuer!, { openid: isOpenIDConnect(provider) });
+  return await oidc.discovery.get(provider.issuer!, { openid: isOpenIDConnect(provider) });
 }
 
 /**
@@ -142,10 +144,13 @@ export async function completeOAuthSignIn(
     params: URLSearchParams;
     /** The `user` object a `form_post` provider posted (see `ProfileContext.postedUser`). */
     postedUser?: Record<string, unknown>;
+    /** The OpenID Connect caches and ID-token step to use; default the instance's (single sign-on has its own). */
+    oidc?: OIDCInstance;
   },
 ): Promise<Session | TwoFactorRequired> {
   const { flow, params } = callback;
-  const metadata = await metadataFor(ctx, callback.provider);
+  const oidcInstance = callback.oidc ?? ctx.oidc;
+  const metadata = await metadataFor(ctx, callback.provider, oidcInstance);
   const provider = withMetadata(callback.provider, metadata);
   const code = validateAuthorizationResponse(params, {
     state: flow.state,
@@ -163,7 +168,7 @@ export async function completeOAuthSignIn(
   let raw: Record<string, unknown>;
   if (oidc) {
     // The ID token, and the user info matched to it: the OIDC kit's code (oauth/oidc/kit.ts).
-    raw = await ctx.oidc.claims(provider, { tokens, metadata, nonce, params, fetch: fetchFn });
+    raw = await oidcInstance.claims(provider, { tokens, metadata, nonce, params, fetch: fetchFn });
   } else {
     raw = await fetchUserInfo(fetchFn, provider, tokens);
   }

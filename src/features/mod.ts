@@ -8,11 +8,13 @@ import { email } from "./email.ts";
 import type { AuthFeature } from "../config/feature.ts";
 import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
+import { sso } from "./sso.ts";
 import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
 import { apiKeys, serviceTokens } from "./service_tokens.ts";
 
 export { email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { sso };
 export { apiKeys, serviceTokens };
 
 /**
@@ -26,6 +28,7 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   passkeys,
   oidc,
   webCryptoKeys,
+  sso,
   serviceTokens,
   apiKeys,
 ];

@@ -4,7 +4,9 @@
  * own `typ`), bound to the provider id and to one flow id, so that values
  * from two flows or two providers can never be mixed. The OpenID Connect
  * `nonce` rides in the `state` cookie's sealed payload (no cookie of its
- * own: one more cookie would cost a seal and an open per flow).
+ * own: one more cookie would cost a seal and an open per flow). Single
+ * sign-on seals its whole flow into the one `state` cookie instead
+ * (`sealSingleFlowCookie`): one seal and one open per flow.
  *
  * @module
  */
@@ -99,16 +101,32 @@ export async function openFlowCookies(
   scope: FlowCookieScope,
   providerId: string,
 ): Promise<OpenedFlow | null> {
+  const opened = await openFlowCookiesMatching(jose, scope, (p) => p === providerId);
+  return opened === null ? null : opened.flow;
+}
+
+/**
+ * Opens the flow cookies whose sealed provider id `accept` takes (single
+ * sign-on binds its connection and issuer there); returns the flow and that
+ * id, or `null` as {@link openFlowCookies} does.
+ */
+export async function openFlowCookiesMatching(
+  jose: Jose,
+  scope: FlowCookieScope,
+  accept: (providerId: string) => boolean,
+): Promise<{ flow: OpenedFlow; providerId: string } | null> {
   const opened = await Promise.all(FLOW_KEYS.map(async (key) => {
     const token = scope.cookies.get(scope.jar[key].name);
     if (!token) return null;
     try {
       const payload = await jose.decodeJWT(token);
-      const ok = typeof payload.v === "string" && payload.p === providerId && payload.k === key &&
+      const ok = typeof payload.v === "string" && typeof payload.p === "string" &&
+        accept(payload.p) && payload.k === key &&
         typeof payload.f === "string" && (payload.n === undefined || typeof payload.n === "string");
       if (!ok) return null;
       return {
         value: payload.v as string,
+        provider: payload.p as string,
         flow: payload.f as string,
         nonce: payload.n as string | undefined,
         exp: payload.exp,
@@ -123,6 +141,11 @@ export async function openFlowCookies(
   }
   const flow = state.flow;
   if (verifier.flow !== flow || redirectTo.flow !== flow || redirectURI.flow !== flow) return null;
+  const provider = state.provider;
+  if (
+    verifier.provider !== provider || redirectTo.provider !== provider ||
+    redirectURI.provider !== provider
+  ) return null;
   // The flow key always writes exp; its end bounds how long the state must stay single-use.
   if (typeof state.exp !== "number") return null;
   const values: OpenedFlow = {
@@ -133,7 +156,7 @@ export async function openFlowCookies(
     redirectURI: redirectURI.value,
   };
   if (state.nonce !== undefined) values.nonce = state.nonce;
-  return values;
+  return { flow: values, providerId: provider };
 }
 
 /**
@@ -150,4 +173,65 @@ export function answersFlow(params: URLSearchParams, flow: FlowValues): boolean 
 /** Set-Cookie lines that remove every flow cookie. */
 export function clearFlowCookieLines(scope: FlowCookieScope): string[] {
   return FLOW_KEYS.flatMap((key) => clearCookieLines(scope.jar[key], scope.cookies));
+}
+
+/**
+ * Seals a whole flow into the one `state` cookie (single sign-on: one seal
+ * instead of four); `k` is `"flow"`, so {@link openFlowCookies} never reads
+ * it as a `state` cookie, nor {@link openSingleFlowCookie} a `state` cookie
+ * as a flow. Returns the Set-Cookie line.
+ */
+export async function sealSingleFlowCookie(
+  jose: Jose,
+  scope: FlowCookieScope,
+  flow: SealedFlow,
+): Promise<string> {
+  const { values } = flow;
+  const payload: Record<string, string> = {
+    p: flow.providerId,
+    k: "flow",
+    v: values.state,
+    c: values.codeVerifier,
+    r: values.redirectTo,
+    u: values.redirectURI,
+  };
+  if (values.nonce !== undefined) payload.n = values.nonce;
+  const spec = scope.jar.state;
+  const value = await jose.encodeJWT(payload);
+  const attributes = flowAttributes(spec, flow.crossSite === true);
+  return serializeCookie({ name: spec.name, value, attributes }, scope.nowMs);
+}
+
+/**
+ * Opens a flow sealed by {@link sealSingleFlowCookie} whose provider id
+ * `accept` takes; `null` when missing, unreadable, expired or not such a flow.
+ */
+export async function openSingleFlowCookie(
+  jose: Jose,
+  scope: FlowCookieScope,
+  accept: (providerId: string) => boolean,
+): Promise<{ flow: OpenedFlow; providerId: string } | null> {
+  const token = scope.cookies.get(scope.jar.state.name);
+  if (!token) return null;
+  let payload: Record<string, unknown>;
+  try {
+    payload = await jose.decodeJWT(token);
+  } catch {
+    return null;
+  }
+  const { p, k, v, c, r, u, n, exp } = payload;
+  if (
+    k !== "flow" || typeof p !== "string" || !accept(p) || typeof v !== "string" ||
+    typeof c !== "string" || typeof r !== "string" || typeof u !== "string" ||
+    (n !== undefined && typeof n !== "string") || typeof exp !== "number"
+  ) return null;
+  const flow: OpenedFlow = {
+    expiresAt: exp,
+    state: v,
+    codeVerifier: c,
+    redirectTo: r,
+    redirectURI: u,
+  };
+  if (typeof n === "string") flow.nonce = n;
+  return { flow, providerId: p };
 }

@@ -100,7 +100,7 @@ function failed(
 }
 
 /** Whether the request carries a valid session; a failing store counts as none (fail closed). */
-async function hasValidSession(ctx: AuthContext, http: HttpContext): Promise<boolean> {
+export async function hasValidSession(ctx: AuthContext, http: HttpContext): Promise<boolean> {
   try {
     return (await readSession(ctx, http)) !== null;
   } catch {
@@ -121,7 +121,7 @@ const MAX_POSTED_USER_CHARS = 4096;
  * when it is a JSON object of at most 4 KiB; anything else there is
  * ignored, never a failed sign-in).
  */
-async function authorizationResponse(
+export async function authorizationResponse(
   ctx: AuthContext,
   http: HttpContext,
 ): Promise<{ params: URLSearchParams; postedUser?: Record<string, unknown> }> {

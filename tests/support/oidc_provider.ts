@@ -134,6 +134,8 @@ export interface OidcProviderOptions {
   clientId?: string;
   /** Default a fixed 40-character secret. */
   clientSecret?: string;
+  /** The users' email domain; default `"example.com"`. */
+  emailDomain?: string;
 }
 
 /** The running provider; `await using` stops it. */
@@ -146,6 +148,8 @@ export interface OidcProviderServer extends AsyncDisposable {
   server: RunningServer;
   /** Stops the provider. */
   stop(): Promise<void>;
+  /** How many requests the provider has answered at `path` (e.g. `/token`). */
+  requests(path: string): Promise<number>;
 }
 
 /**
@@ -173,10 +177,23 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<
       OIDC_CLIENT_ID: clientId,
       OIDC_CLIENT_SECRET: clientSecret,
       OIDC_REDIRECT_URIS: JSON.stringify(options.redirectURIs),
+      OIDC_EMAIL_DOMAIN: options.emailDomain ?? "example.com",
     },
   });
   const stop = () => server.stop();
-  return { issuer: server.url, clientId, clientSecret, server, stop, [Symbol.asyncDispose]: stop };
+  const requests = async (path: string) => {
+    const counts = await (await fetch(`${server.url}/__counts`)).json();
+    return counts[path] ?? 0;
+  };
+  return {
+    issuer: server.url,
+    clientId,
+    clientSecret,
+    server,
+    stop,
+    requests,
+    [Symbol.asyncDispose]: stop,
+  };
 }
 
 /** A form of an HTML page: where it posts and the values of its named inputs. */

@@ -217,6 +217,11 @@ export interface DiscoveryCacheOptions {
   maxAgeMs?: number;
   /** Timeout of each request and of reading its body, in ms; default 10 s. */
   timeoutMs?: number;
+  /**
+   * Issuers kept at most; past this many the least recently used is dropped
+   * (single sign-on serves an issuer per organization). Default unbounded.
+   */
+  maxEntries?: number;
 }
 
 /** Provider metadata per issuer, fetched on first use and reused for an hour. */
@@ -228,6 +233,11 @@ export interface DiscoveryCache {
    * `jwks_uri`.
    */
   get(issuer: string, options?: { openid?: boolean }): Promise<ProviderMetadata>;
+  /**
+   * The cached, fresh metadata of `issuer` without waiting, or `undefined`
+   * (then call {@link DiscoveryCache.get}). Optional: a warm path's shortcut.
+   */
+  peek?(issuer: string): ProviderMetadata | undefined;
 }
 
 interface CacheEntry {
@@ -252,13 +262,17 @@ export function createDiscoveryCache(options: DiscoveryCacheOptions): DiscoveryC
   const now = options.now ?? Date.now;
   const maxAgeMs = options.maxAgeMs ?? 60 * 60 * 1000;
   const entries = new Map<string, CacheEntry>();
+  const maxEntries = options.maxEntries ?? Infinity;
 
   function load(issuer: string): Promise<ProviderMetadata> {
     const entry: CacheEntry = { expiresAt: 0 };
     // Validated without the jwks_uri requirement: one document serves both kinds of caller.
     const pending = discover(issuer, { ...options, openid: false });
     entry.pending = pending;
+    entries.delete(issuer);
     entries.set(issuer, entry);
+    // Least recently used first: a Map keeps insertion order and a hit moves its entry last.
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     pending.then((metadata) => {
       entry.metadata = metadata;
       entry.expiresAt = now() + maxAgeMs;
@@ -276,8 +290,13 @@ export function createDiscoveryCache(options: DiscoveryCacheOptions): DiscoveryC
     const entry = entries.get(issuer);
     let metadata: ProviderMetadata;
     if (entry?.pending) metadata = await entry.pending;
-    else if (entry?.metadata && now() < entry.expiresAt) metadata = entry.metadata;
-    else metadata = await load(issuer);
+    else if (entry?.metadata && now() < entry.expiresAt) {
+      metadata = entry.metadata;
+      if (maxEntries !== Infinity) {
+        entries.delete(issuer);
+        entries.set(issuer, entry);
+      }
+    } else metadata = await load(issuer);
     if (getOptions.openid !== false && metadata.jwks_uri === undefined) {
       // A document unfit for OpenID Connect is not kept: the next call asks again.
       if (entries.get(issuer)?.metadata === metadata) entries.delete(issuer);
@@ -286,5 +305,17 @@ export function createDiscoveryCache(options: DiscoveryCacheOptions): DiscoveryC
     return metadata;
   }
 
-  return { get };
+  function peek(issuer: string): ProviderMetadata | undefined {
+    const entry = entries.get(issuer);
+    if (entry?.metadata === undefined || entry.pending || now() >= entry.expiresAt) {
+      return undefined;
+    }
+    if (maxEntries !== Infinity) {
+      entries.delete(issuer);
+      entries.set(issuer, entry);
+    }
+    return entry.metadata;
+  }
+
+  return { get, peek };
 }

@@ -31,6 +31,14 @@ export interface IdTokenKeySource {
    * when the set has none (or several) for it.
    */
   getKey(lookup: KeyLookup): Promise<JWSKey>;
+  /**
+   * Makes sure the set has been read (fetching it when it was never read or
+   * is older than its maximum age); a 502 `AuthError` when it cannot be.
+   * Optional: sources other than {@link createJwks} need not have it.
+   */
+  load?(): Promise<void>;
+  /** Whether the set has been read and is younger than its maximum age (nothing to load). */
+  fresh?(): boolean;
 }
 
 /**
@@ -325,7 +333,16 @@ export function createJwks(jwksUri: string, options: JwksOptions): IdTokenKeySou
     return again;
   }
 
-  return { getKey };
+  async function load(): Promise<void> {
+    if (pending !== undefined) await pending;
+    else if (keys === undefined || now() - fetchedAt >= maxAgeMs) await refresh();
+  }
+
+  function fresh(): boolean {
+    return pending === undefined && keys !== undefined && now() - fetchedAt < maxAgeMs;
+  }
+
+  return { getKey, load, fresh };
 }
 
 /** Key sets per `jwks_uri`, for one instance; {@link createJwksCache} makes one. */
@@ -350,14 +367,25 @@ const MAX_KEY_SETS = 64;
  * const keys = keySets.get(metadata.jwks_uri); // pass as `keys` to validateIdToken
  * ```
  */
-export function createJwksCache(options: JwksOptions): JwksCache {
+export function createJwksCache(
+  options: JwksOptions & {
+    /** Key sets kept at most, least recently used dropped first; default 64. */
+    maxSets?: number;
+  },
+): JwksCache {
   const sets = new Map<string, IdTokenKeySource>();
+  const maxSets = options.maxSets ?? MAX_KEY_SETS;
+  const lru = options.maxSets !== undefined;
   return {
     get(jwksUri: string): IdTokenKeySource {
       let set = sets.get(jwksUri);
       if (set === undefined) {
         set = createJwks(jwksUri, options);
-        if (sets.size >= MAX_KEY_SETS) sets.delete(sets.keys().next().value!);
+        if (sets.size >= maxSets) sets.delete(sets.keys().next().value!);
+        sets.set(jwksUri, set);
+      } else if (lru) {
+        // A hit moves the set last, so that the least recently used goes first.
+        sets.delete(jwksUri);
         sets.set(jwksUri, set);
       }
       return set;

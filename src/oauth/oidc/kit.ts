@@ -61,12 +61,25 @@ export interface OIDCInstance {
   ) => Promise<Record<string, unknown>>;
 }
 
+/** Options of {@link OIDCKit.instance}. */
+export interface OIDCInstanceOptions {
+  /** The instance's fetch. */
+  fetch: typeof fetch;
+  /** The instance's clock, in ms. */
+  now: () => number;
+  /** Issuers (and key sets) kept at most; default unbounded discovery and 64 key sets. */
+  maxIssuers?: number;
+}
+
 /** The OpenID Connect code an instance needs for a provider with an issuer. */
 export interface OIDCKit {
   /** Returns the issuer when it is an https URL without query or fragment; throws a `TypeError` otherwise. */
   readonly checkIssuer: (issuer: string) => string;
-  /** Makes one instance's caches (nothing is fetched until first use). */
-  readonly instance: (options: { fetch: typeof fetch; now: () => number }) => OIDCInstance;
+  /**
+   * Makes one instance's caches (nothing is fetched until first use);
+   * `maxIssuers` bounds both caches (least recently used dropped first).
+   */
+  readonly instance: (options: OIDCInstanceOptions) => OIDCInstance;
 }
 
 /**
@@ -143,10 +156,12 @@ function checkTenantIss(params: URLSearchParams, claims: IdTokenClaims): void {
  */
 export const oidcKit: OIDCKit = /* @__PURE__ */ Object.freeze({
   checkIssuer,
-  instance(options: { fetch: typeof fetch; now: () => number }): OIDCInstance {
-    const jwks = createJwksCache(options);
+  instance(options: OIDCInstanceOptions): OIDCInstance {
+    const bound = options.maxIssuers;
+    const base = { fetch: options.fetch, now: options.now };
+    const jwks = createJwksCache(bound === undefined ? base : { ...base, maxSets: bound });
     return Object.freeze({
-      discovery: createDiscoveryCache(options),
+      discovery: createDiscoveryCache(bound === undefined ? base : { ...base, maxEntries: bound }),
       jwks,
       async claims(provider: ResolvedProvider, input: IdTokenInput) {
         const claims = await validatedIdToken(provider, input, { jwks, now: options.now });
