@@ -30,6 +30,7 @@ import {
   readSession,
 } from "./_validate.ts";
 import { isRecord } from "../is_record.ts";
+import { type AccountStore, denoKvAccounts } from "./_accounts_deno_kv.ts";
 import type {
   HitCount,
   PasskeyStore,
@@ -190,7 +191,7 @@ function readCounter(value: unknown): { count: number; endsAt: number } {
 export function denoKvStore(
   kv: KvLike,
   options: DenoKvStoreOptions = {},
-): SessionStore & PasskeyStore {
+): SessionStore & PasskeyStore & AccountStore {
   if (
     typeof kv !== "object" || kv === null || typeof kv.get !== "function" ||
     typeof kv.atomic !== "function" || typeof kv.list !== "function"
@@ -258,6 +259,7 @@ export function denoKvStore(
   }
 
   return {
+    ...denoKvAccounts(kv, prefix.map((part) => part instanceof Uint8Array ? part.slice() : part), retry),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);
       const expireIn = Math.ceil(session.expiresAt * 1000 - Date.now());

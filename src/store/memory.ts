@@ -25,6 +25,8 @@ import {
   settle,
 } from "./_local.ts";
 import type { PasskeyStore, SessionStore, StoredPasskey, StoredSession } from "./types.ts";
+import type { AccountStore } from "./types.ts";
+import { memoryAccounts } from "./_accounts_memory.ts";
 
 /** Options for {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
@@ -104,7 +106,9 @@ const DEFAULT_MAX_SESSIONS_PER_USER = 100;
  * console.log(await store.consume("state:abc", 600)); // false
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & PasskeyStore {
+export function memoryStore(
+  options: MemoryStoreOptions = {},
+): SessionStore & PasskeyStore & AccountStore {
   const fallback = bound(options.maxEntries, "maxEntries", DEFAULT_MAX_ENTRIES);
   const maxSessions = bound(options.maxSessions, "maxSessions", fallback);
   const maxPerUser = bound(
@@ -179,6 +183,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
   }
 
   return {
+    ...memoryAccounts(),
     saveSession: (input) =>
       settle(() => {
         const session = Object.freeze(checkSession(input));

@@ -49,6 +49,7 @@ import type {
   StoredPasskey,
   StoredSession,
 } from "./types.ts";
+import { type AccountStore, redisAccounts } from "./_accounts_redis.ts";
 
 /**
  * A connected node-redis client (npm `redis`, v4 or later, `createClient`):
@@ -415,7 +416,7 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
 export function redisStore(
   client: RedisClient,
   options: RedisStoreOptions = {},
-): SessionStore & PasskeyStore {
+): SessionStore & PasskeyStore & AccountStore {
   const command = commandFor(client);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
@@ -447,6 +448,7 @@ export function redisStore(
   }
 
   return {
+    ...redisAccounts(command, prefix),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);
       const nowMs = Date.now();
