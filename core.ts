@@ -30,6 +30,7 @@ import type { User } from "./src/types.ts";
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
 export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
+export { accounts } from "./src/features/mod.ts";
 export {
   amazon,
   apple,

@@ -56,6 +56,9 @@ export type {
   StoredSession,
 } from "./src/store/types.ts";
 export type { Passkey } from "./src/core/passkeys.ts";
+export type { AccountsConfig } from "./src/config/accounts.ts";
+export type { LinkedAccount, ProviderAccessToken } from "./src/config/feature.ts";
+export type { GetAccessTokenOptions } from "./src/api.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,

@@ -7,6 +7,7 @@
 
 import type { AuthContext, Credentials } from "./config.ts";
 import type { FeatureHooks, Passkey } from "./config/feature.ts";
+import type { LinkedAccount, ProviderAccessToken } from "./config/feature.ts";
 import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
 import {
   checkedRedirectTarget,
@@ -74,6 +75,12 @@ export interface ListSessionsOptions {
   request?: Request;
 }
 
+/** Options of `api.getAccessToken`. */
+export interface GetAccessTokenOptions {
+  /** Which of the user's accounts at the provider; default the one updated last. */
+  providerAccountId?: string;
+}
+
 /** The server API of an instance. */
 export interface AuthAPI<U extends User = User> {
   /** The request's session, or `null` for any missing, invalid or expired session. Never throws. */
@@ -98,6 +105,32 @@ export interface AuthAPI<U extends User = User> {
   listPasskeys(sub: string): Promise<Passkey[]>;
   /** Deletes one of the user's passkeys; `false` for anyone else's and unknown ids. Needs `passkeys`. */
   deletePasskey(sub: string, id: string): Promise<boolean>;
+  /**
+   * The user's linked accounts (never tokens), oldest link first. Needs
+   * `accounts`; throws `AuthError` 503 when the store fails.
+   */
+  listAccounts(sub: string): Promise<LinkedAccount[]>;
+  /**
+   * Unlinks one of the user's accounts, revoking its tokens at the provider
+   * first (RFC 7009, best effort); `true` only when it was this user's and
+   * is gone. Needs `accounts`.
+   */
+  unlinkAccount(sub: string, provider: string, providerAccountId: string): Promise<boolean>;
+  /**
+   * The access token of the user's account at `provider` (the request's
+   * session user, or `sub`; without `providerAccountId`, the account updated
+   * last), refreshed first when it expires within 60 seconds; `null` with no
+   * such account, no session, or tokens already dropped. Throws `AuthError`
+   * 401 `invalid_grant` when the provider refused the refresh (the tokens
+   * are dropped: the user signs in with the provider again) and 503
+   * `temporarily_unavailable` when the provider failed (the tokens are kept).
+   * Needs `accounts`.
+   */
+  getAccessToken(
+    who: { request: Request } | { sub: string },
+    provider: string,
+    options?: GetAccessTokenOptions,
+  ): Promise<ProviderAccessToken | null>;
   /** Updates the session's user fields; `null` when there is no session. Throws `AuthError` on invalid data. */
   updateSession(
     request: Request,
@@ -172,6 +205,21 @@ function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
   return operation as NonNullable<FeatureHooks[M]>;
 }
 
+/** The accounts feature's operation behind `api.{method}`; throws when accounts are not configured. */
+function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "userAccessToken">(
+  ctx: AuthContext,
+  method: M,
+  name: string,
+): NonNullable<FeatureHooks[M]> {
+  const operation = ctx[method];
+  if (!ctx.accounts || operation === undefined) {
+    throw new TypeError(
+      `api.${name} has no accounts to ask; expected accounts: { store } in createAuth.`,
+    );
+  }
+  return operation as NonNullable<FeatureHooks[M]>;
+}
+
 function requiredText(value: unknown, name: string): string {
   if (typeof value !== "string" || value === "" || value.length > 256) {
     throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
@@ -229,6 +277,46 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
       const remove = passkeysOf(ctx, "deletePasskey");
       if (typeof id !== "string") throw new TypeError("id is invalid; expected a credential id.");
       return await remove(ctx, requiredText(sub, "sub"), id);
+    },
+
+    async listAccounts(sub: string): Promise<LinkedAccount[]> {
+      const list = accountsOperation(ctx, "listAccounts", "listAccounts");
+      return await list(ctx, requiredText(sub, "sub"));
+    },
+
+    async unlinkAccount(sub: string, provider: string, providerAccountId: string) {
+      const unlink = accountsOperation(ctx, "unlinkAccount", "unlinkAccount");
+      return await unlink(
+        ctx,
+        requiredText(sub, "sub"),
+        requiredText(provider, "provider"),
+        requiredText(providerAccountId, "providerAccountId"),
+      );
+    },
+
+    async getAccessToken(
+      who: { request: Request } | { sub: string },
+      provider: string,
+      options: GetAccessTokenOptions = {},
+    ): Promise<ProviderAccessToken | null> {
+      const get = accountsOperation(ctx, "userAccessToken", "getAccessToken");
+      requiredText(provider, "provider");
+      const id = options?.providerAccountId;
+      if (id !== undefined) requiredText(id, "providerAccountId");
+      const given: Record<string, unknown> = isRecord(who) ? who : {};
+      let sub: string;
+      if (given.request instanceof Request) {
+        const current = await readSession(ctx, httpContext(ctx, given.request));
+        if (current === null) return null;
+        sub = current.payload.sub;
+      } else if (typeof given.sub === "string") {
+        sub = requiredText(given.sub, "sub");
+      } else {
+        throw new TypeError(
+          "api.getAccessToken has no user; expected { request } (the incoming Request) or { sub }.",
+        );
+      }
+      return await get(ctx, sub, provider, id);
     },
 
     async getSession(request: Request): Promise<Session<U> | null> {

@@ -9,6 +9,7 @@ import type { JWTKey, JWTMode } from "../jose.ts";
 import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
 import type { EmailConfig, EmailSettings } from "./config/email.ts";
+import type { AccountsConfig, AccountSettings } from "./config/accounts.ts";
 import {
   type AuthFeature,
   type FeatureDefinition,
@@ -62,6 +63,7 @@ import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
 export type {
+  AccountsConfig,
   AuthCallbacks,
   AuthEvents,
   AuthFeature,
@@ -187,6 +189,13 @@ export interface AuthConfig<
    */
   passkeys?: PasskeysConfig<UserInput<U>>;
   /**
+   * Linked accounts and provider tokens: a provider sign-in signs in the
+   * user its account is linked to (else a new user), `POST /link/:provider`
+   * links more, and `api.getAccessToken` hands out the provider's tokens,
+   * sealed at rest and refreshed once for any number of callers.
+   */
+  accounts?: AccountsConfig;
+  /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
    * `email`, `twoFactor` and `passkeys` work only with their feature, a
@@ -239,6 +248,7 @@ export interface AuthContext
     EmailSettings,
     TwoFactorSettings,
     PasskeySettings,
+    AccountSettings,
     FeatureHooks {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
@@ -269,6 +279,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "email",
   "twoFactor",
   "passkeys",
+  "accounts",
   "features",
   "jwt",
   "session",
@@ -402,7 +413,12 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     ...features,
     ...hooks,
     ...pages,
-    ...resolved as EmailSettings & TwoFactorSettings & PasskeySettings & FeatureHooks,
+    ...resolved as
+      & EmailSettings
+      & TwoFactorSettings
+      & PasskeySettings
+      & AccountSettings
+      & FeatureHooks,
     basePath,
     providers,
     jars,

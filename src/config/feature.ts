@@ -13,7 +13,8 @@ import type { JWTKey } from "../jose/types.ts";
 import type { WebCryptoKit } from "../jose/keys.ts";
 import type { Logger } from "../logger.ts";
 import type { OIDCKit } from "../oauth/oidc/kit.ts";
-import type { User } from "../types.ts";
+import type { Session, User } from "../types.ts";
+import type { OAuthTokens } from "../oauth/types.ts";
 import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
 import { isRecord } from "../is_record.ts";
@@ -22,10 +23,10 @@ import { isRecord } from "../is_record.ts";
  * The name `core.ts` exports each optional feature under: the config key it
  * serves, except `webCryptoKeys`, which lets `secret` hold Web Crypto keys.
  */
-export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys";
+export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys" | "accounts";
 
 /** The features that serve a config key of their own. */
-const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys"] as const;
+const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys", "accounts"] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
@@ -49,6 +50,8 @@ export interface GateInput {
    * (WebAuthn `uv`): that is two factors already, so no second step.
    */
   passkeyUserVerified?: boolean;
+  /** Accounts: the account a provider sign-in links, prepared (sealed), saved once a session starts. */
+  account?: string;
 }
 
 /** A passkey as the routes and the API show it: never its public key. */
@@ -91,6 +94,101 @@ export interface FeatureHooks {
   readonly listPasskeys?: (ctx: AuthContext, sub: string) => Promise<Passkey[]>;
   /** Passkeys: `api.deletePasskey`. */
   readonly deletePasskey?: (ctx: AuthContext, sub: string, id: string) => Promise<boolean>;
+  /** Accounts: the user a provider account signs in (linked, or a new random `sub`). */
+  readonly accountUser?: (
+    ctx: AuthContext,
+    account: { provider: string; providerAccountId: string },
+  ) => Promise<{ sub: string; linked: boolean }>;
+  /** Accounts: seals a sign-in's tokens into the account to save once the user is known for sure. */
+  readonly prepareAccount?: (ctx: AuthContext, input: PrepareAccountInput) => Promise<string>;
+  /** Accounts: saves a prepared account (after the second step, when one is due). */
+  readonly saveAccount?: (ctx: AuthContext, http: HttpContext, prepared: string) => Promise<void>;
+  /** Accounts: `api.listAccounts`. */
+  readonly listAccounts?: (ctx: AuthContext, sub: string) => Promise<LinkedAccount[]>;
+  /** Accounts: `api.unlinkAccount`. */
+  readonly unlinkAccount?: (
+    ctx: AuthContext,
+    sub: string,
+    provider: string,
+    providerAccountId: string,
+  ) => Promise<boolean>;
+  /** Accounts: `api.getAccessToken` for a known user. */
+  readonly userAccessToken?: (
+    ctx: AuthContext,
+    sub: string,
+    provider: string,
+    providerAccountId: string | undefined,
+  ) => Promise<ProviderAccessToken | null>;
+  /** Accounts: the session a link callback continues (the one that started it), else refused. */
+  readonly linkSession?: (ctx: AuthContext, http: HttpContext, sub: string) => Promise<object>;
+  /** Accounts: completes a link callback; the current session goes on. */
+  readonly completeLink?: (
+    ctx: AuthContext,
+    http: HttpContext,
+    input: LinkCallbackInput,
+  ) => Promise<Session>;
+  /** Accounts: the scope and parameters an authorization request adds (refresh tokens, a link's scope). */
+  readonly accountAuthorization?: (
+    ctx: AuthContext,
+    providerId: string,
+    link: { sub: string; scope?: string } | undefined,
+  ) => Promise<{ scope: string; params: Readonly<Record<string, string>> } | undefined>;
+}
+
+/** A linked account as routes and `api.listAccounts` show it: never its tokens. */
+export interface LinkedAccount {
+  /** The provider id. */
+  provider: string;
+  /** The provider's id of the account (its subject). */
+  providerAccountId: string;
+  /** The scopes the provider granted, space-separated. */
+  scope: string;
+  /** When it was linked (ISO 8601). */
+  createdAt: string;
+  /** When it or its tokens last changed (ISO 8601). */
+  updatedAt: string;
+}
+
+/** A provider's access token as `api.getAccessToken` resolves it. */
+export interface ProviderAccessToken {
+  /** The access token, for the provider's API (`Authorization: Bearer ...`). */
+  accessToken: string;
+  /** Its type, as the provider named it (usually `bearer`). */
+  tokenType: string;
+  /** When it expires (ISO 8601), or `null` when the provider gave no lifetime. */
+  expiresAt: string | null;
+  /** The scopes the provider granted, space-separated. */
+  scope: string;
+}
+
+/** What {@link FeatureHooks.completeLink} is given. */
+export interface LinkCallbackInput {
+  /** What {@link FeatureHooks.linkSession} answered. */
+  current: object;
+  /** The provider id. */
+  providerId: string;
+  /** The user the provider's profile mapped to (not yet validated). */
+  user: unknown;
+  /** The provider's user-info object. */
+  profile: Readonly<Record<string, unknown>>;
+  /** The provider's tokens. */
+  tokens: Readonly<OAuthTokens>;
+  /** The scope asked for, recorded when the token response names none. */
+  requestedScope: string;
+}
+
+/** What {@link FeatureHooks.prepareAccount} is given. */
+export interface PrepareAccountInput {
+  /** The user the account is linked to. */
+  sub: string;
+  /** The provider id. */
+  provider: string;
+  /** The provider's subject. */
+  providerAccountId: string;
+  /** The provider's tokens. */
+  tokens: Readonly<OAuthTokens>;
+  /** The scope asked for, recorded when the token response names none. */
+  requestedScope: string;
 }
 
 /** What a feature's resolver gets besides its config value. */
@@ -128,7 +226,7 @@ export interface AuthFeature {
    * The config key it serves (`oidc` serves providers with an issuer,
    * `webCryptoKeys` Web Crypto keys in `secret`).
    */
-  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys";
+  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys" | "accounts";
 }
 
 /** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */

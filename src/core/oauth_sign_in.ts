@@ -35,6 +35,14 @@ import { callApp } from "./call_app.ts";
 import { finishSignIn } from "./sign_in.ts";
 import type { TwoFactorRequired } from "./two_factor.ts";
 
+/** The session a link flow continues (the accounts feature's check); refused without the feature. */
+async function linkSessionOf(ctx: AuthContext, http: HttpContext, sub: string): Promise<object> {
+  if (ctx.linkSession === undefined) {
+    throw new AuthError("access_denied", "Linking is not configured; expected accounts in createAuth.");
+  }
+  return await ctx.linkSession(ctx, http, sub);
+}
+
 /** The error for a provider id no provider has: 400 `invalid_request`. */
 export function unknownProviderError(): AuthError {
   return new AuthError(
@@ -78,13 +86,25 @@ async function metadataFor(
 export async function startOAuthSignIn(
   ctx: AuthContext,
   http: HttpContext,
-  options: { providerId: string; redirectTo: string | null },
+  options: {
+    providerId: string;
+    redirectTo: string | null;
+    /** Linked accounts: a link by this signed-in user, with extra scopes to ask for. */
+    link?: { sub: string; scope?: string };
+  },
 ): Promise<string> {
   const configured = providerById(ctx, options.providerId);
   const provider = withMetadata(configured, await metadataFor(ctx, configured));
   const redirectTo = await defaultTarget(http, options.redirectTo);
   const redirectURI = callbackURI(ctx, http, provider.id);
-  const request = createAuthorizationRequest(provider, { redirectURI });
+  // Linked accounts: ask for a refresh token (and a link's scopes).
+  const extra = await ctx.accountAuthorization?.(ctx, provider.id, options.link);
+  const asked = extra === undefined ? provider : {
+    ...provider,
+    scope: extra.scope,
+    authorizationParams: { ...provider.authorizationParams, ...extra.params },
+  };
+  const request = createAuthorizationRequest(asked, { redirectURI });
   const values: FlowValues = {
     state: request.state,
     codeVerifier: request.codeVerifier,
@@ -92,6 +112,7 @@ export async function startOAuthSignIn(
     redirectURI,
   };
   if (request.nonce !== undefined) values.nonce = request.nonce;
+  if (options.link !== undefined) values.link = options.link.sub;
   http.setCookies.push(
     ...await sealFlowCookies(ctx.flowJose, http, {
       providerId: provider.id,
@@ -143,6 +164,8 @@ export async function completeOAuthSignIn(
   },
 ): Promise<Session | TwoFactorRequired> {
   const { flow, params } = callback;
+  // A link continues the session that started it, and only that one: checked before any exchange.
+  const linking = flow.link === undefined ? undefined : await linkSessionOf(ctx, http, flow.link);
   const metadata = await metadataFor(ctx, callback.provider);
   const provider = withMetadata(callback.provider, metadata);
   const code = validateAuthorizationResponse(params, {
@@ -177,6 +200,16 @@ export async function completeOAuthSignIn(
         postedUser: provider.responseMode === "form_post" ? callback.postedUser : undefined,
       }),
   );
+  if (linking !== undefined && ctx.completeLink !== undefined) {
+    return await ctx.completeLink(ctx, http, {
+      current: linking,
+      providerId: provider.id,
+      user,
+      profile: raw,
+      tokens,
+      requestedScope: provider.scope,
+    });
+  }
   const session = await finishSignIn(ctx, http, {
     user,
     provider: provider.id,
@@ -185,6 +218,7 @@ export async function completeOAuthSignIn(
     tokens,
     verifiedEmail: providerVerifiedEmail(provider, raw, user),
     redirectTo: flow.redirectTo,
+    requestedScope: provider.scope,
   });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { accounts } from "./accounts.ts";
 import { email } from "./email.ts";
 import type { AuthFeature } from "../config/feature.ts";
 import { oidc } from "./oidc.ts";
@@ -11,10 +12,10 @@ import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
 
-export { email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { accounts, email, oidc, passkeys, twoFactor, webCryptoKeys };
 
 /**
- * Email, two-factor, passkeys, OpenID Connect and Web Crypto keys: what
+ * Email, two-factor, passkeys, OpenID Connect, Web Crypto keys and linked accounts: what
  * `createAuth` of `@service-stack/auth` always includes.
  */
 export const ALL_FEATURES: readonly AuthFeature[] = [
@@ -23,4 +24,5 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   passkeys,
   oidc,
   webCryptoKeys,
+  accounts,
 ];

@@ -68,6 +68,10 @@ export async function callbackRoute(
       ),
     });
   }
+  if (http.request.method === "POST" && flow.link !== undefined) {
+    // A link's form_post: on to the GET callback, whose top-level request carries the Lax session.
+    return seeOther(`${ctx.basePath}/callback/${encodeURIComponent(provider.id)}?${response.params}`);
+  }
   http.setCookies.push(...clearFlowCookieLines(http));
   try {
     await claimOAuthState(ctx, flow);
@@ -78,6 +82,19 @@ export async function callbackRoute(
   } catch (error) {
     return failed(ctx, http, { provider, flow, error });
   }
+}
+
+/** A 303 to the same callback as a GET (a link's `form_post` answer), nothing cleared or set. */
+function seeOther(location: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: {
+      Location: location,
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
 }
 
 /** Lands on the flow's target with the error (a plain sentence) in its query, and logs it. */

@@ -68,6 +68,8 @@ export interface PendingSignIn {
   user: Record<string, unknown>;
   /** Where to go once signed in. */
   redirectTo?: string;
+  /** Linked accounts: the account the sign-in links, saved only once the step succeeds (opaque). */
+  account?: string;
   /** When it ends, seconds since the epoch. */
   exp: number;
 }
@@ -180,10 +182,11 @@ export async function sealPendingSignIn(
   input: PendingSignInInput,
   options?: NowOptions,
 ): Promise<{ value: string; pending: PendingSignIn }> {
-  const { sub, provider, user, redirectTo } = input ?? {};
+  const { sub, provider, user, redirectTo, account } = input ?? {};
   if (
     !isSub(sub) || typeof provider !== "string" || provider.length === 0 || !isRecord(user) ||
-    (redirectTo !== undefined && typeof redirectTo !== "string")
+    (redirectTo !== undefined && typeof redirectTo !== "string") ||
+    (account !== undefined && typeof account !== "string")
   ) {
     throw new TypeError(
       "The pending sign-in is malformed; expected { sub, provider, user, redirectTo? }.",
@@ -197,6 +200,7 @@ export async function sealPendingSignIn(
     exp: Math.floor(nowOf(options)) + PENDING_SIGN_IN_SECONDS,
   };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
+  if (account !== undefined) pending.account = account;
   const value = await sealer.encryptJWE(JSON.stringify({ v: 1, ...pending }), {
     cty: PENDING_SIGN_IN_CTY,
   });
@@ -238,9 +242,10 @@ export async function openPendingSignIn(
 ): Promise<PendingSignIn> {
   const now = nowOf(options);
   const payload = await openSealed(sealer, value, PENDING_SIGN_IN_CTY);
-  const { id, sub, provider, user, redirectTo, exp } = payload;
+  const { id, sub, provider, user, redirectTo, exp, account } = payload;
   if (
-    !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], ["redirectTo"]) ||
+    !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], ["redirectTo", "account"]) ||
+    (account !== undefined && typeof account !== "string") ||
     typeof id !== "string" || id.length !== 22 || !isSub(sub) || typeof provider !== "string" ||
     !isRecord(user) || (redirectTo !== undefined && typeof redirectTo !== "string")
   ) {
@@ -249,6 +254,7 @@ export async function openPendingSignIn(
   checkExpiry(exp, now, "sign-in");
   const pending: PendingSignIn = { id, sub, provider, user, exp: exp as number };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
+  if (account !== undefined) pending.account = account as string;
   return pending;
 }
 

@@ -1,0 +1,222 @@
+/**
+ * `api.getAccessToken`: a linked account's access token, refreshed first
+ * when it expires within 60 seconds. A refresh runs once however many
+ * callers want it: in a process, callers of one account share one promise;
+ * across instances that share `session.store`, the first `store.hit` on a
+ * key of the account and its current refresh token holds the lock (30
+ * seconds at most, released by `resetHits`), and the others re-read the
+ * account every 100 ms, for up to 10 s, until the holder saved new tokens.
+ *
+ * Order, so that a rotated refresh token is never lost: the new tokens are
+ * saved before any caller gets the new access token; `invalid_grant` drops
+ * the tokens (the account stays linked) and every caller gets 401
+ * `invalid_grant`; any other failure keeps the tokens and answers 503.
+ *
+ * @module
+ */
+
+import type { AuthContext } from "../config.ts";
+import type { ProviderAccessToken } from "../config/feature.ts";
+import { sha256 } from "../crypto/sha256.ts";
+import { AuthError } from "../errors.ts";
+import { encodeBase64Url } from "../jose/base64url.ts";
+import type { StoredAccount } from "../store/types.ts";
+import { accountsOf, nowSeconds } from "./_context.ts";
+import { expiryOf } from "./link.ts";
+import { completeProvider, requestRefresh } from "./provider_calls.ts";
+import { openTokens, type ProviderTokens, sealTokens } from "./tokens.ts";
+
+/** An access token as `api.getAccessToken` answers it. */
+export type AccessToken = ProviderAccessToken;
+
+/** An access token that expires within this many seconds is refreshed first. */
+export const REFRESH_MARGIN_SECONDS = 60;
+/** How long the refresh lock across instances lasts at most (a crashed holder's ends then). */
+export const REFRESH_LOCK_SECONDS = 30;
+/** How often a waiting caller re-reads the account, in milliseconds. */
+export const REFRESH_POLL_MS = 100;
+/** How long a waiting caller waits for the holder's result, in milliseconds. */
+export const REFRESH_WAIT_MS = 10_000;
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** 401 `invalid_grant`: the tokens are gone, the user must sign in with the provider again. */
+export function reconnectError(providerName: string): AuthError {
+  return new AuthError(
+    "invalid_grant",
+    `The ${providerName} tokens of this account are no longer valid; expected the user to sign in with ${providerName} again.`,
+    { status: 401 },
+  );
+}
+
+/** 503 `temporarily_unavailable`: the provider could not refresh; the tokens are kept. */
+function unavailable(): AuthError {
+  return new AuthError(
+    "temporarily_unavailable",
+    "The provider could not refresh the access token; expected it back shortly: try again.",
+  );
+}
+
+function answer(account: StoredAccount, tokens: ProviderTokens): AccessToken {
+  return {
+    accessToken: tokens.accessToken,
+    tokenType: tokens.tokenType,
+    expiresAt: account.expiresAt === undefined
+      ? null
+      : new Date(account.expiresAt * 1000).toISOString(),
+    scope: account.scope,
+  };
+}
+
+function needsRefresh(ctx: AuthContext, account: StoredAccount): boolean {
+  return account.expiresAt !== undefined &&
+    account.expiresAt - ctx.clock() / 1000 <= REFRESH_MARGIN_SECONDS;
+}
+
+/**
+ * The access token of a stored account: as it is while it lives more than
+ * 60 seconds (one unseal), else refreshed (single flight). `null` when the
+ * account's tokens were dropped.
+ */
+export async function accessTokenOf(
+  ctx: AuthContext,
+  account: StoredAccount,
+): Promise<AccessToken | null> {
+  if (account.tokens === "") return null;
+  const owner = { provider: account.provider, providerAccountId: account.providerAccountId };
+  const tokens = await openTokens(ctx.accountsJose, owner, account.tokens);
+  if (!needsRefresh(ctx, account)) return answer(account, tokens);
+  const { refreshing } = accountsOf(ctx);
+  const key = JSON.stringify([account.provider, account.providerAccountId]);
+  let flight = refreshing.get(key) as Promise<AccessToken | null> | undefined;
+  if (flight === undefined) {
+    flight = refresh(ctx, account, tokens).finally(() => refreshing.delete(key));
+    refreshing.set(key, flight);
+  }
+  return await flight;
+}
+
+/** The store key of the refresh lock: the account and its refresh token, hashed. */
+function lockKey(account: StoredAccount, refreshToken: string): string {
+  const material = JSON.stringify([account.provider, account.providerAccountId, refreshToken]);
+  return `account-refresh:${encodeBase64Url(sha256(encoder.encode(material)))}`;
+}
+
+/** Drops an account's tokens (the account stays linked). */
+async function dropTokens(ctx: AuthContext, account: StoredAccount): Promise<void> {
+  const { expiresAt: _, ...rest } = account;
+  await accountsOf(ctx).store.saveAccount({ ...rest, tokens: "", updatedAt: nowSeconds(ctx) });
+}
+
+async function refresh(
+  ctx: AuthContext,
+  account: StoredAccount,
+  tokens: ProviderTokens,
+): Promise<AccessToken | null> {
+  const provider = await completeProvider(ctx, account.provider);
+  const name = provider?.name ?? account.provider;
+  if (tokens.refreshToken === undefined || provider === undefined) {
+    // Expired, and nothing to refresh it with: the same as a refused refresh.
+    await dropTokens(ctx, account);
+    ctx.logger.log("info", "provider tokens dropped: expired without a refresh token", {
+      provider: account.provider,
+    });
+    throw reconnectError(name);
+  }
+  const lock = ctx.store;
+  const key = lockKey(account, tokens.refreshToken);
+  if (lock !== undefined) {
+    const { count } = await lock.hit(key, REFRESH_LOCK_SECONDS);
+    if (count > 1) return await waitForRefresh(ctx, account, key, name);
+  }
+  try {
+    // Another instance may have refreshed between the read and the lock: its tokens win.
+    const current = await accountsOf(ctx).store.getAccount(
+      account.provider,
+      account.providerAccountId,
+    );
+    if (current === null) return null;
+    if (current.tokens !== account.tokens) {
+      if (current.tokens === "") throw reconnectError(name);
+      if (!needsRefresh(ctx, current)) {
+        return answer(current, await openTokens(ctx.accountsJose, current, current.tokens));
+      }
+    }
+    let result;
+    try {
+      result = await requestRefresh(ctx, provider, tokens.refreshToken);
+    } catch (error) {
+      ctx.logger.log("warn", "provider token refresh failed", {
+        provider: account.provider,
+        error: error instanceof AuthError ? error.code : "unreachable",
+      });
+      throw unavailable();
+    }
+    if ("invalidGrant" in result) {
+      await dropTokens(ctx, current);
+      ctx.logger.log("info", "provider tokens dropped: the provider refused the refresh token", {
+        provider: account.provider,
+      });
+      throw reconnectError(name);
+    }
+    const fresh = result.tokens;
+    const next: ProviderTokens = {
+      accessToken: fresh.access_token,
+      tokenType: fresh.token_type,
+      // No new refresh token: the old one stays; a rotated one replaces it (saved below first).
+      refreshToken: fresh.refresh_token ?? tokens.refreshToken,
+    };
+    const idToken = fresh.id_token ?? tokens.idToken;
+    if (idToken !== undefined) next.idToken = idToken;
+    const owner = { provider: account.provider, providerAccountId: account.providerAccountId };
+    const saved: StoredAccount = {
+      ...current,
+      scope: fresh.scope ?? current.scope,
+      tokens: await sealTokens(ctx.accountsJose, owner, next),
+      updatedAt: nowSeconds(ctx),
+    };
+    const expiresAt = expiryOf(ctx, fresh.expires_in);
+    if (expiresAt === undefined) delete saved.expiresAt;
+    else saved.expiresAt = expiresAt;
+    await accountsOf(ctx).store.saveAccount(saved);
+    ctx.logger.log("info", "provider tokens refreshed", { provider: account.provider });
+    return answer(saved, next);
+  } finally {
+    // Saved (or failed): the lock goes; a late caller re-reads the account after taking it.
+    await lock?.resetHits(key).catch(() => {});
+  }
+}
+
+/**
+ * Waits for another instance's refresh: re-reads the account every 100 ms
+ * until its tokens changed (new ones, or dropped: 401), for 10 s at most;
+ * a lock released without new tokens (the holder failed), or none in time,
+ * is 503.
+ */
+async function waitForRefresh(
+  ctx: AuthContext,
+  account: StoredAccount,
+  key: string,
+  name: string,
+): Promise<AccessToken | null> {
+  const store = accountsOf(ctx).store;
+  const changed = async (): Promise<AccessToken | null | undefined> => {
+    const current = await store.getAccount(account.provider, account.providerAccountId);
+    if (current === null) return null;
+    if (current.tokens === account.tokens) return undefined;
+    if (current.tokens === "") throw reconnectError(name);
+    return answer(current, await openTokens(ctx.accountsJose, current, current.tokens));
+  };
+  for (let waited = 0; waited < REFRESH_WAIT_MS; waited += REFRESH_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_POLL_MS));
+    const result = await changed();
+    if (result !== undefined) return result;
+    // The lock is gone: the holder saved (read once more) or failed (503, tokens kept).
+    if (await ctx.store?.hits(key) === null) {
+      const last = await changed();
+      if (last !== undefined) return last;
+      throw unavailable();
+    }
+  }
+  throw unavailable();
+}
