@@ -134,6 +134,10 @@ export interface OidcProviderOptions {
   clientId?: string;
   /** Default a fixed 40-character secret. */
   clientSecret?: string;
+  /** The fixture to run; default `fixtures/oidc_provider.mjs`. */
+  fixture?: string;
+  /** More environment for the fixture. */
+  env?: Record<string, string>;
 }
 
 /** The running provider; `await using` stops it. */
@@ -165,7 +169,8 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<
   if ("skipped" in install) throw new Error(`oidc-provider is not available: ${install.skipped}`);
   const clientId = options.clientId ?? "test-client";
   const clientSecret = options.clientSecret ?? "test-client-secret-0123456789-abcdefghij";
-  const server = await startServer("node", "tests/support/fixtures/oidc_provider.mjs", {
+  const fixture = options.fixture ?? "tests/support/fixtures/oidc_provider.mjs";
+  const server = await startServer("node", fixture, {
     // Loading oidc-provider takes Node seconds, more while the parallel test run fills both cores.
     timeoutMs: 60_000,
     env: {
@@ -173,6 +178,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<
       OIDC_CLIENT_ID: clientId,
       OIDC_CLIENT_SECRET: clientSecret,
       OIDC_REDIRECT_URIS: JSON.stringify(options.redirectURIs),
+      ...options.env,
     },
   });
   const stop = () => server.stop();
