@@ -8,7 +8,7 @@ import { type AuthConfig, createAuth, memoryStore } from "../../mod.ts";
 import { createMockProvider, type MockProvider } from "../../testing.ts";
 import { decodeBase32 } from "../../src/two_factor/base32.ts";
 import { totpCode } from "../../src/two_factor/totp.ts";
-import { fetchByOrigin, pathOf } from "../oauth/_flow_helpers.ts";
+import { fetchByOrigin, pathOf, postedForm } from "../oauth/_flow_helpers.ts";
 import { AccountBrowser, Clock, SECRET } from "./_helpers.ts";
 
 const SESSION = "service-stack.session_token";
@@ -356,3 +356,69 @@ Deno.test("accounts: without accounts the api methods reject with a TypeError na
   const response = await auth.handlers.ALL(new Request("http://localhost:8000/auth/accounts"));
   assert.equal(response.status, 404);
 });
+
+Deno.test("accounts: a form_post provider's link callback answers 303 to the GET callback, which links", async () => {
+  const post = createMockProvider({
+    id: "post",
+    baseURL: "http://post.localhost",
+    users: USERS,
+    responseMode: "form_post",
+  });
+  const store = memoryStore();
+  const auth = createAuth({
+    oauth: [{ ...post.provider, responseMode: "form_post" }],
+    secret: SECRET,
+    logger: false,
+    fetch: post.fetch,
+    accounts: { store },
+  } as AuthConfig);
+  const browser = new AccountBrowser(auth.handlers.ALL);
+  // Sign in through the form_post page: its form posts to the callback.
+  const start = await browser.get("/auth/signIn/post?redirectTo=%2Fhome");
+  const page = await post.fetch(withLogin(start.headers.get("Location")!, "gh-1"));
+  const { action, fields } = await postedForm(page);
+  await browser.handler(formPost(action, fields, browser)).then((r) => browser.store(r));
+  const sub = await sessionSub(browser);
+  assert.ok(sub);
+  const started = await browser.send("POST", "/auth/link/post", { redirectTo: "/settings" });
+  const { url } = await started.json();
+  const linkPage = await post.fetch(withLogin(url, "gh-2"));
+  const posted = await postedForm(linkPage);
+  // The cross-site POST carries no Lax session cookie: only the flow cookies.
+  const flowOnly = [...browser.cookies].filter(([name]) => !name.endsWith("session_token"));
+  const crossSite = await auth.handlers.ALL(
+    new Request(posted.action, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "http://post.localhost",
+        Cookie: flowOnly.map(([n, v]) => `${n}=${v}`).join("; "),
+      },
+      body: posted.fields.toString(),
+    }),
+  );
+  assert.equal(crossSite.status, 303);
+  const next = new URL(crossSite.headers.get("Location")!, "http://localhost:8000");
+  assert.equal(next.pathname, "/auth/callback/post");
+  assert.equal(await store.getAccount("post", "gh-2"), null, "nothing linked by the POST");
+  const done = await browser.get(pathOf(next));
+  assert.equal(done.headers.get("Location"), "/settings");
+  assert.equal((await store.getAccount("post", "gh-2"))?.sub, sub);
+});
+
+function withLogin(url: string, login: string): string {
+  const target = new URL(url);
+  target.searchParams.set("login_hint", login);
+  return target.href;
+}
+
+function formPost(action: string, fields: URLSearchParams, browser: AccountBrowser): Request {
+  return new Request(action, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Cookie: browser.cookieHeader(),
+    },
+    body: fields.toString(),
+  });
+}
