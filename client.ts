@@ -33,6 +33,7 @@ export type {
   User,
 } from "./src/types.ts";
 export type {
+  AccountsClient,
   AuthClient,
   AuthClientError,
   AuthClientOptions,
@@ -40,9 +41,11 @@ export type {
   ClientFetch,
   ClientHeaders,
   ClientHeadersInit,
+  ClientLinkedAccount,
   ClientPasskey,
   EmailSignInOptions,
   InferUser,
+  LinkAccountOptions,
   PasskeyClient,
   PasskeySignInOptions,
   RedirectOptions,

@@ -10,6 +10,7 @@ import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
 import { autofillSupported, ceremony, passkeysSupported } from "./passkey.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
+import type { ClientLinkedAccount, LinkAccountOptions } from "./types.ts";
 import type {
   AuthClient,
   AuthClientOptions,
@@ -74,6 +75,15 @@ function isRegistered(body: unknown): body is { passkey: ClientPasskey } {
 
 function isPasskeyList(body: unknown): body is { passkeys: ClientPasskey[] } {
   return isRecord(body) && Array.isArray(body.passkeys) && body.passkeys.every(isPasskey);
+}
+
+function isLinkStart(body: unknown): body is { url: string } {
+  return isRecord(body) && typeof body.url === "string";
+}
+
+function isAccountList(body: unknown): body is { accounts: ClientLinkedAccount[] } {
+  return isRecord(body) && Array.isArray(body.accounts) &&
+    body.accounts.every((account) => isRecord(account) && typeof account.provider === "string");
 }
 
 function isEmpty(body: unknown): body is undefined {
@@ -421,5 +431,46 @@ export function createAuthClient<
       },
     },
     passkey,
+
+    async linkAccount(provider: string, linkOptions: LinkAccountOptions = {}) {
+      const { scope, redirectTo, redirect } = linkOptions ?? {};
+      if (typeof provider !== "string" || provider === "") {
+        return failure("invalid_request", "The provider was refused: expected a provider id.", 0);
+      }
+      if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) return badRedirectTo();
+      const body: Record<string, string> = {};
+      if (scope !== undefined) body.scope = scope;
+      if (redirectTo !== undefined) body.redirectTo = redirectTo;
+      const result = await mutate(
+        { method: "POST", path: `/link/${encodeURIComponent(provider)}`, body },
+        { redirect: false },
+        isLinkStart,
+      );
+      if (!result.error && redirect !== false) navigate(result.data.url);
+      return result;
+    },
+
+    accounts: {
+      list() {
+        return send(resolved, { method: "GET", path: "/accounts" }, isAccountList);
+      },
+      async unlink(provider: string, providerAccountId: string) {
+        if (
+          typeof provider !== "string" || provider === "" ||
+          typeof providerAccountId !== "string" || providerAccountId === ""
+        ) {
+          return failure(
+            "invalid_request",
+            "The account was refused: expected a provider and a provider account id.",
+            0,
+          );
+        }
+        const path = `/accounts/${encodeURIComponent(provider)}/${
+          encodeURIComponent(providerAccountId)
+        }`;
+        const result = await mutate({ method: "DELETE", path }, { redirect: false }, isEmpty);
+        return result.error ? result : { data: { ok: true as const }, error: null };
+      },
+    },
   };
 }
