@@ -6,7 +6,6 @@
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
 import { AuthError } from "../errors.ts";
 import { mediaType } from "../http.ts";
 import { clientSecretValue } from "../oauth/client_secret.ts";
@@ -17,32 +16,13 @@ import {
   readProviderText,
   timedFetch,
 } from "../oauth/provider_fetch.ts";
-import {
-  isOpenIDConnect,
-  needsDiscovery,
-  requireEndpoint,
-  type ResolvedProvider,
-  withMetadata,
-} from "../oauth/resolve.ts";
+import { requireEndpoint, type ResolvedProvider } from "../oauth/resolve.ts";
 import { basicCredentials, validateTokens } from "../oauth/token.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import { withProviderHeaders } from "../oauth/user_info.ts";
 
 /** How long an unlink waits for the provider's revocation endpoint, in milliseconds. */
 export const REVOCATION_TIMEOUT_MS = 5_000;
-
-/** The provider by id, completed by discovery when its configuration needs it. */
-export async function completeProvider(
-  ctx: AuthContext,
-  providerId: string,
-): Promise<ResolvedProvider | undefined> {
-  const provider = ctx.providers.get(providerId);
-  if (provider === undefined || !needsDiscovery(provider)) return provider;
-  const metadata = await ctx.oidc.discovery.get(provider.issuer!, {
-    openid: isOpenIDConnect(provider),
-  });
-  return withMetadata(provider, metadata);
-}
 
 /** A form POST to a provider endpoint with the client's authentication. */
 async function clientPost(
@@ -82,13 +62,13 @@ export type RefreshResult = { tokens: OAuthTokens } | { invalidGrant: true };
  * token response throws (an `AuthError`, 502).
  */
 export async function requestRefresh(
-  ctx: AuthContext,
+  fetchFn: typeof fetch,
   provider: ResolvedProvider,
   refreshToken: string,
 ): Promise<RefreshResult> {
   const url = requireEndpoint(provider, "accessToken");
   const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
-  const response = await clientPost(timedFetch(ctx.fetch), provider, url, body, "token");
+  const response = await clientPost(timedFetch(fetchFn), provider, url, body, "token");
   const text = await readProviderText(response, "token");
   const type = mediaType(response);
   let data: Record<string, unknown>;
@@ -116,7 +96,7 @@ export async function requestRefresh(
  * nothing is sent.
  */
 export async function revokeToken(
-  ctx: AuthContext,
+  fetchFn: typeof fetch,
   provider: ResolvedProvider,
   token: { value: string; hint: "refresh_token" | "access_token" },
 ): Promise<boolean> {
@@ -124,8 +104,8 @@ export async function revokeToken(
   if (url === undefined) return false;
   try {
     const body = new URLSearchParams({ token: token.value, token_type_hint: token.hint });
-    const fetchFn = timedFetch(ctx.fetch, REVOCATION_TIMEOUT_MS);
-    const response = await clientPost(fetchFn, provider, url, body, "revocation");
+    const timed = timedFetch(fetchFn, REVOCATION_TIMEOUT_MS);
+    const response = await clientPost(timed, provider, url, body, "revocation");
     await response.body?.cancel().catch(() => {});
     return response.ok;
   } catch {

@@ -17,8 +17,8 @@ import {
   linkSession,
   prepareAccount,
   saveAccount,
-} from "../accounts/link.ts";
-import { listAccounts, unlinkAccount, userAccessToken } from "../accounts/operations.ts";
+} from "../core/accounts.ts";
+import { listAccounts, unlinkAccount, userAccessToken } from "../core/accounts.ts";
 import { route } from "../router.ts";
 import { linkRoute, listAccountsRoute, unlinkRoute } from "../routes/accounts.ts";
 import type { AuthFeature } from "../config/feature.ts";

@@ -5,9 +5,8 @@
  * @module
  */
 
-import { checkLinkScope } from "../accounts/link.ts";
-import { listAccounts, noSuchAccount, unlinkAccount } from "../accounts/operations.ts";
-import { accountsOf } from "../accounts/_context.ts";
+import { checkLinkScope } from "../accounts/prepared.ts";
+import { accountsOf, listAccounts, noSuchAccount, unlinkAccount } from "../core/accounts.ts";
 import type { AuthContext } from "../config.ts";
 import { guardSessionMutation } from "../core/guard.ts";
 import { providerById, startOAuthSignIn } from "../core/oauth_sign_in.ts";

@@ -1,62 +1,101 @@
 /**
- * Linking a provider account to a user: at sign-in (the linked `sub`, or a
- * new random one), and while signed in (`POST /link/:provider` and its
- * callback). An account is prepared (its tokens sealed) as soon as the
- * provider answered, and saved only once the user is certain: after
- * `callbacks.signIn` and, when one is due, after the second step. Linking
- * never follows an email address.
+ * Linked accounts inside the flows: linking a provider account at sign-in
+ * (the linked `sub`, or a new random one) and while signed in (`POST
+ * /link/:provider` and its callback), listing, unlinking (RFC 7009
+ * revocation, best effort) and `api.getAccessToken`. An account is prepared
+ * (its tokens sealed) as soon as the provider answered, and saved only once
+ * the user is certain: after `callbacks.signIn` and, when one is due, after
+ * the second step. Linking never follows an email address. The feature's
+ * hooks (`features/accounts.ts`) point here; the pieces without a context
+ * live in `accounts/`.
  *
  * @module
  */
 
+import { type AccessToken, accessTokenOf, expiryOf, type RefreshDeps } from "../accounts/refresh.ts";
+import { addScopes, type PreparedAccount, readPrepared } from "../accounts/prepared.ts";
+import { requestRefresh, revokeToken } from "../accounts/provider_calls.ts";
+import { openTokens, type ProviderTokens, sealTokens } from "../accounts/tokens.ts";
 import type { AuthContext } from "../config.ts";
-import type { LinkCallbackInput, PrepareAccountInput } from "../config/feature.ts";
-import { callApp } from "../core/call_app.ts";
-import { emit } from "../core/events.ts";
-import { type CurrentSession, readSession, toSession, validateUser } from "../core/session.ts";
+import type { AccountSettings } from "../config/accounts.ts";
+import type { LinkCallbackInput, LinkedAccount, PrepareAccountInput } from "../config/feature.ts";
 import { AuthError, markChosenByApp } from "../errors.ts";
 import type { HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 import { randomToken } from "../oauth/pkce.ts";
+import {
+  isOpenIDConnect,
+  needsDiscovery,
+  type ResolvedProvider,
+  withMetadata,
+} from "../oauth/resolve.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { StoredAccount } from "../store/types.ts";
 import type { Session } from "../types.ts";
-import { accountsOf, linkedToAnother, nowSeconds } from "./_context.ts";
-import { openTokens, type ProviderTokens, sealTokens } from "./tokens.ts";
+import { callApp } from "./call_app.ts";
+import { emit } from "./events.ts";
+import { type CurrentSession, readSession, toSession, validateUser } from "./session.ts";
 
-/** An account ready to save: its tokens sealed, its user decided. */
-interface PreparedAccount {
-  sub: string;
-  provider: string;
-  providerAccountId: string;
-  scope: string;
-  expiresAt?: number;
-  tokens: string;
-  /** Whether the new tokens hold a refresh token (else the old one is kept). */
-  refresh: boolean;
-}
+export type { LinkedAccount };
 
-/** Scope tokens (RFC 6749 3.3), space-separated, at most 1,000 characters. */
-const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/;
-
-/** Checks a link's extra `scope`; 400 `invalid_request` for anything but scope tokens. */
-export function checkLinkScope(value: unknown): string | undefined {
-  if (value === undefined || value === "") return undefined;
-  if (typeof value !== "string" || value.length > 1000 || !SCOPE.test(value)) {
+/** The configured `accounts`, or 404 `invalid_request` (routes). */
+export function accountsOf(ctx: AuthContext): NonNullable<AccountSettings["accounts"]> {
+  const accounts = ctx.accounts;
+  if (accounts === undefined) {
     throw new AuthError(
       "invalid_request",
-      '"scope" is invalid; expected scope tokens separated by spaces, e.g. "repo read:org".',
+      "Linked accounts are not configured; expected accounts: { store } in createAuth.",
+      { status: 404 },
     );
   }
-  return value;
+  return accounts;
 }
 
-/** `a` with the tokens of `b` it lacks, in order. */
-function addScopes(a: string, b: string | undefined): string {
-  if (b === undefined || b === "") return a;
-  const have = a.split(" ").filter((token) => token !== "");
-  for (const token of b.split(" ")) if (token !== "" && !have.includes(token)) have.push(token);
-  return have.join(" ");
+/** Now in whole seconds since the epoch, on the instance's clock. */
+export function nowSeconds(ctx: AuthContext): number {
+  return Math.floor(ctx.clock() / 1000);
+}
+
+/** The error of a provider account linked to someone else (a sentence people read). */
+export function linkedToAnother(providerName: string): AuthError {
+  return new AuthError(
+    "access_denied",
+    `This ${providerName} account is linked to another user.`,
+  );
+}
+
+/** The provider by id, completed by discovery when its configuration needs it. */
+async function completeProvider(
+  ctx: AuthContext,
+  providerId: string,
+): Promise<ResolvedProvider | undefined> {
+  const provider = ctx.providers.get(providerId);
+  if (provider === undefined || !needsDiscovery(provider)) return provider;
+  const metadata = await ctx.oidc.discovery.get(provider.issuer!, {
+    openid: isOpenIDConnect(provider),
+  });
+  return withMetadata(provider, metadata);
+}
+
+/** The refresh's dependencies on this instance. */
+function refreshDeps(ctx: AuthContext): RefreshDeps {
+  const { store, refreshing } = accountsOf(ctx);
+  return {
+    store,
+    lock: ctx.store,
+    jose: ctx.accountsJose,
+    now: () => ctx.clock() / 1000,
+    refreshing,
+    provider: async (id) => {
+      const provider = await completeProvider(ctx, id);
+      if (provider === undefined) return undefined;
+      return {
+        name: provider.name,
+        refresh: (refreshToken) => requestRefresh(ctx.fetch, provider, refreshToken),
+      };
+    },
+    log: (level, message, details) => ctx.logger.log(level, message, details),
+  };
 }
 
 /** The user a provider account signs in: its linked `sub`, or a new random one (128 bits). */
@@ -76,12 +115,6 @@ function tokensOf(tokens: Readonly<OAuthTokens>): ProviderTokens {
   return out;
 }
 
-/** When an access token of `expires_in` seconds expires; `undefined` without a lifetime. */
-export function expiryOf(ctx: AuthContext, expiresIn: number | undefined): number | undefined {
-  if (expiresIn === undefined || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;
-  return nowSeconds(ctx) + Math.floor(expiresIn);
-}
-
 /** Seals a sign-in's tokens into the account to save (one Web Crypto call); nothing is saved yet. */
 export async function prepareAccount(
   ctx: AuthContext,
@@ -95,22 +128,9 @@ export async function prepareAccount(
     tokens: await sealTokens(ctx.accountsJose, owner, tokensOf(input.tokens)),
     refresh: input.tokens.refresh_token !== undefined,
   };
-  const expiresAt = expiryOf(ctx, input.tokens.expires_in);
+  const expiresAt = expiryOf(ctx.clock() / 1000, input.tokens.expires_in);
   if (expiresAt !== undefined) prepared.expiresAt = expiresAt;
   return JSON.stringify(prepared);
-}
-
-function readPrepared(text: string): PreparedAccount {
-  const value: unknown = JSON.parse(text);
-  if (
-    !isRecord(value) || typeof value.sub !== "string" || typeof value.provider !== "string" ||
-    typeof value.providerAccountId !== "string" || typeof value.scope !== "string" ||
-    typeof value.tokens !== "string" || typeof value.refresh !== "boolean" ||
-    (value.expiresAt !== undefined && typeof value.expiresAt !== "number")
-  ) {
-    throw new TypeError("The prepared account is malformed; expected one prepareAccount made.");
-  }
-  return value as unknown as PreparedAccount;
 }
 
 /**
@@ -277,4 +297,119 @@ export async function completeLink(
   await saveAccount(ctx, http, prepared);
   ctx.logger.log("info", "link completed", { provider: provider.id });
   return toSession(current.payload);
+}
+
+function iso(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+/** The public entry of a stored account. */
+export function publicAccount(account: StoredAccount): LinkedAccount {
+  return {
+    provider: account.provider,
+    providerAccountId: account.providerAccountId,
+    scope: account.scope,
+    createdAt: iso(account.createdAt),
+    updatedAt: iso(account.updatedAt),
+  };
+}
+
+/** The user's linked accounts, oldest link first. */
+export async function listAccounts(ctx: AuthContext, sub: string): Promise<LinkedAccount[]> {
+  const accounts = await accountsOf(ctx).store.listAccounts(sub);
+  return accounts
+    .map((account, index) => ({ account, index }))
+    .sort((a, b) => a.account.createdAt - b.account.createdAt || a.index - b.index)
+    .map(({ account }) => publicAccount(account));
+}
+
+/**
+ * Unlinks one of the user's accounts: its refresh token (else its access
+ * token) is revoked at the provider first when the provider has a
+ * revocation endpoint (best effort, 5 s; a failure is logged), then the
+ * account is deleted. `false` for an account that is not this user's.
+ */
+export async function unlinkAccount(
+  ctx: AuthContext,
+  sub: string,
+  provider: string,
+  providerAccountId: string,
+): Promise<boolean> {
+  if (
+    typeof provider !== "string" || provider === "" || provider.length > 256 ||
+    typeof providerAccountId !== "string" || providerAccountId === "" ||
+    providerAccountId.length > 256
+  ) {
+    return false;
+  }
+  const { store } = accountsOf(ctx);
+  const account = await store.getAccount(provider, providerAccountId);
+  if (account === null || account.sub !== sub) return false;
+  await revokeAccountTokens(ctx, account);
+  const deleted = await store.deleteAccount(provider, providerAccountId);
+  if (deleted) ctx.logger.log("info", "account unlinked", { provider });
+  return deleted;
+}
+
+async function revokeAccountTokens(ctx: AuthContext, account: StoredAccount): Promise<void> {
+  if (account.tokens === "") return;
+  try {
+    const provider = await completeProvider(ctx, account.provider);
+    if (provider?.revocationURL === undefined) return;
+    const tokens = await openTokens(ctx.accountsJose, account, account.tokens);
+    const revoked = await revokeToken(
+      ctx.fetch,
+      provider,
+      tokens.refreshToken !== undefined
+        ? { value: tokens.refreshToken, hint: "refresh_token" }
+        : { value: tokens.accessToken, hint: "access_token" },
+    );
+    if (!revoked) {
+      ctx.logger.log("warn", "token revocation at the provider failed", {
+        provider: account.provider,
+      });
+    }
+  } catch {
+    ctx.logger.log("warn", "token revocation at the provider failed", {
+      provider: account.provider,
+    });
+  }
+}
+
+/**
+ * The access token of the user's account at `provider` (the given one, or
+ * the one updated last), refreshed first when it expires within 60 s;
+ * `null` without such an account or without tokens.
+ */
+export async function userAccessToken(
+  ctx: AuthContext,
+  sub: string,
+  provider: string,
+  providerAccountId: string | undefined,
+): Promise<AccessToken | null> {
+  const { store } = accountsOf(ctx);
+  let account: StoredAccount | null = null;
+  if (providerAccountId !== undefined) {
+    const found = await store.getAccount(provider, providerAccountId);
+    account = found !== null && found.sub === sub ? found : null;
+  } else {
+    // The one updated last; equal times go to the one the store lists last (saved later).
+    for (const candidate of await store.listAccounts(sub)) {
+      if (candidate.provider !== provider) continue;
+      if (account === null || candidate.updatedAt >= account.updatedAt) account = candidate;
+    }
+  }
+  return account === null ? null : await accessTokenOf(refreshDeps(ctx), account);
+}
+
+/** The error for a provider account id or provider that is malformed. */
+export function invalidAccountArgument(name: string): TypeError {
+  return new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
+}
+
+/** 404 for an account that is not the user's. */
+export function noSuchAccount(): AuthError {
+  return new AuthError("invalid_request", "There is no such account; expected one of yours.", {
+    status: 404,
+  });
 }

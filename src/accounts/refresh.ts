@@ -15,19 +15,45 @@
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
-import type { ProviderAccessToken } from "../config/feature.ts";
 import { sha256 } from "../crypto/sha256.ts";
 import { AuthError } from "../errors.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
-import type { StoredAccount } from "../store/types.ts";
-import { accountsOf, nowSeconds } from "./_context.ts";
-import { expiryOf } from "./link.ts";
-import { completeProvider, requestRefresh } from "./provider_calls.ts";
+import type { Jose } from "../jose/types.ts";
+import type { AccountStore, SessionStore, StoredAccount } from "../store/types.ts";
+import type { RefreshResult } from "./provider_calls.ts";
 import { openTokens, type ProviderTokens, sealTokens } from "./tokens.ts";
 
 /** An access token as `api.getAccessToken` answers it. */
-export type AccessToken = ProviderAccessToken;
+export interface AccessToken {
+  /** The access token, for the provider's API (`Authorization: Bearer ...`). */
+  accessToken: string;
+  /** Its type, as the provider named it (`bearer`). */
+  tokenType: string;
+  /** When it expires (ISO 8601), or `null` when the provider gave no lifetime. */
+  expiresAt: string | null;
+  /** The scopes the provider granted, space-separated. */
+  scope: string;
+}
+
+/** What a refresh needs, built per call by the core (`core/accounts.ts`). */
+export interface RefreshDeps {
+  /** The accounts. */
+  store: AccountStore;
+  /** The lock across instances (`session.store`); none: single flight in this process only. */
+  lock?: Pick<SessionStore, "hit" | "hits" | "resetHits">;
+  /** The `provider-tokens` sealer. */
+  jose: Jose;
+  /** Now, in seconds since the epoch (fractions allowed). */
+  now(): number;
+  /** Refreshes in flight in this process, by account. */
+  refreshing: Map<string, Promise<unknown>>;
+  /** The provider's display name and its refresh-token grant; `undefined` for an unknown provider. */
+  provider(id: string): Promise<
+    { name: string; refresh(refreshToken: string): Promise<RefreshResult> } | undefined
+  >;
+  /** Logs by message and details (never a token). */
+  log(level: "info" | "warn", message: string, details: Record<string, string>): void;
+}
 
 /** An access token that expires within this many seconds is refreshed first. */
 export const REFRESH_MARGIN_SECONDS = 60;
@@ -68,9 +94,15 @@ function answer(account: StoredAccount, tokens: ProviderTokens): AccessToken {
   };
 }
 
-function needsRefresh(ctx: AuthContext, account: StoredAccount): boolean {
+function needsRefresh(deps: RefreshDeps, account: StoredAccount): boolean {
   return account.expiresAt !== undefined &&
-    account.expiresAt - ctx.clock() / 1000 <= REFRESH_MARGIN_SECONDS;
+    account.expiresAt - deps.now() <= REFRESH_MARGIN_SECONDS;
+}
+
+/** When an access token of `expires_in` seconds expires; `undefined` without a lifetime. */
+export function expiryOf(now: number, expiresIn: number | undefined): number | undefined {
+  if (expiresIn === undefined || !Number.isFinite(expiresIn) || expiresIn < 0) return undefined;
+  return Math.floor(now) + Math.floor(expiresIn);
 }
 
 /**
@@ -79,18 +111,17 @@ function needsRefresh(ctx: AuthContext, account: StoredAccount): boolean {
  * account's tokens were dropped.
  */
 export async function accessTokenOf(
-  ctx: AuthContext,
+  deps: RefreshDeps,
   account: StoredAccount,
 ): Promise<AccessToken | null> {
   if (account.tokens === "") return null;
-  const owner = { provider: account.provider, providerAccountId: account.providerAccountId };
-  const tokens = await openTokens(ctx.accountsJose, owner, account.tokens);
-  if (!needsRefresh(ctx, account)) return answer(account, tokens);
-  const { refreshing } = accountsOf(ctx);
+  const tokens = await openTokens(deps.jose, account, account.tokens);
+  if (!needsRefresh(deps, account)) return answer(account, tokens);
+  const { refreshing } = deps;
   const key = JSON.stringify([account.provider, account.providerAccountId]);
   let flight = refreshing.get(key) as Promise<AccessToken | null> | undefined;
   if (flight === undefined) {
-    flight = refresh(ctx, account, tokens).finally(() => refreshing.delete(key));
+    flight = refresh(deps, account, tokens).finally(() => refreshing.delete(key));
     refreshing.set(key, flight);
   }
   return await flight;
@@ -103,58 +134,58 @@ function lockKey(account: StoredAccount, refreshToken: string): string {
 }
 
 /** Drops an account's tokens (the account stays linked). */
-async function dropTokens(ctx: AuthContext, account: StoredAccount): Promise<void> {
+async function dropTokens(deps: RefreshDeps, account: StoredAccount): Promise<void> {
   const { expiresAt: _, ...rest } = account;
-  await accountsOf(ctx).store.saveAccount({ ...rest, tokens: "", updatedAt: nowSeconds(ctx) });
+  await deps.store.saveAccount({ ...rest, tokens: "", updatedAt: Math.floor(deps.now()) });
 }
 
 async function refresh(
-  ctx: AuthContext,
+  deps: RefreshDeps,
   account: StoredAccount,
   tokens: ProviderTokens,
 ): Promise<AccessToken | null> {
-  const provider = await completeProvider(ctx, account.provider);
+  const provider = await deps.provider(account.provider);
   const name = provider?.name ?? account.provider;
   if (tokens.refreshToken === undefined || provider === undefined) {
     // Expired, and nothing to refresh it with: the same as a refused refresh.
-    await dropTokens(ctx, account);
-    ctx.logger.log("info", "provider tokens dropped: expired without a refresh token", {
+    await dropTokens(deps, account);
+    deps.log("info", "provider tokens dropped: expired without a refresh token", {
       provider: account.provider,
     });
     throw reconnectError(name);
   }
-  const lock = ctx.store;
+  const lock = deps.lock;
   const key = lockKey(account, tokens.refreshToken);
   if (lock !== undefined) {
     const { count } = await lock.hit(key, REFRESH_LOCK_SECONDS);
-    if (count > 1) return await waitForRefresh(ctx, account, key, name);
+    if (count > 1) return await waitForRefresh(deps, account, key, name);
   }
   try {
     // Another instance may have refreshed between the read and the lock: its tokens win.
-    const current = await accountsOf(ctx).store.getAccount(
+    const current = await deps.store.getAccount(
       account.provider,
       account.providerAccountId,
     );
     if (current === null) return null;
     if (current.tokens !== account.tokens) {
       if (current.tokens === "") throw reconnectError(name);
-      if (!needsRefresh(ctx, current)) {
-        return answer(current, await openTokens(ctx.accountsJose, current, current.tokens));
+      if (!needsRefresh(deps, current)) {
+        return answer(current, await openTokens(deps.jose, current, current.tokens));
       }
     }
     let result;
     try {
-      result = await requestRefresh(ctx, provider, tokens.refreshToken);
+      result = await provider.refresh(tokens.refreshToken);
     } catch (error) {
-      ctx.logger.log("warn", "provider token refresh failed", {
+      deps.log("warn", "provider token refresh failed", {
         provider: account.provider,
         error: error instanceof AuthError ? error.code : "unreachable",
       });
       throw unavailable();
     }
     if ("invalidGrant" in result) {
-      await dropTokens(ctx, current);
-      ctx.logger.log("info", "provider tokens dropped: the provider refused the refresh token", {
+      await dropTokens(deps, current);
+      deps.log("info", "provider tokens dropped: the provider refused the refresh token", {
         provider: account.provider,
       });
       throw reconnectError(name);
@@ -172,14 +203,14 @@ async function refresh(
     const saved: StoredAccount = {
       ...current,
       scope: fresh.scope ?? current.scope,
-      tokens: await sealTokens(ctx.accountsJose, owner, next),
-      updatedAt: nowSeconds(ctx),
+      tokens: await sealTokens(deps.jose, owner, next),
+      updatedAt: Math.floor(deps.now()),
     };
-    const expiresAt = expiryOf(ctx, fresh.expires_in);
+    const expiresAt = expiryOf(deps.now(), fresh.expires_in);
     if (expiresAt === undefined) delete saved.expiresAt;
     else saved.expiresAt = expiresAt;
-    await accountsOf(ctx).store.saveAccount(saved);
-    ctx.logger.log("info", "provider tokens refreshed", { provider: account.provider });
+    await deps.store.saveAccount(saved);
+    deps.log("info", "provider tokens refreshed", { provider: account.provider });
     return answer(saved, next);
   } finally {
     // Saved (or failed): the lock goes; a late caller re-reads the account after taking it.
@@ -194,25 +225,25 @@ async function refresh(
  * is 503.
  */
 async function waitForRefresh(
-  ctx: AuthContext,
+  deps: RefreshDeps,
   account: StoredAccount,
   key: string,
   name: string,
 ): Promise<AccessToken | null> {
-  const store = accountsOf(ctx).store;
+  const store = deps.store;
   const changed = async (): Promise<AccessToken | null | undefined> => {
     const current = await store.getAccount(account.provider, account.providerAccountId);
     if (current === null) return null;
     if (current.tokens === account.tokens) return undefined;
     if (current.tokens === "") throw reconnectError(name);
-    return answer(current, await openTokens(ctx.accountsJose, current, current.tokens));
+    return answer(current, await openTokens(deps.jose, current, current.tokens));
   };
   for (let waited = 0; waited < REFRESH_WAIT_MS; waited += REFRESH_POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, REFRESH_POLL_MS));
     const result = await changed();
     if (result !== undefined) return result;
     // The lock is gone: the holder saved (read once more) or failed (503, tokens kept).
-    if (await ctx.store?.hits(key) === null) {
+    if (await deps.lock?.hits(key) === null) {
       const last = await changed();
       if (last !== undefined) return last;
       throw unavailable();
