@@ -206,15 +206,14 @@ function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
 }
 
 /** The accounts feature's operation behind `api.{method}`; throws when accounts are not configured. */
-function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "userAccessToken">(
+function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "getAccessToken">(
   ctx: AuthContext,
   method: M,
-  name: string,
 ): NonNullable<FeatureHooks[M]> {
   const operation = ctx[method];
   if (!ctx.accounts || operation === undefined) {
     throw new TypeError(
-      `api.${name} has no accounts to ask; expected accounts: { store } in createAuth.`,
+      `api.${method} has no accounts to ask; expected accounts: { store } in createAuth.`,
     );
   }
   return operation as NonNullable<FeatureHooks[M]>;
@@ -280,43 +279,24 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
     },
 
     async listAccounts(sub: string): Promise<LinkedAccount[]> {
-      const list = accountsOperation(ctx, "listAccounts", "listAccounts");
-      return await list(ctx, requiredText(sub, "sub"));
+      return await accountsOperation(ctx, "listAccounts")(ctx, requiredText(sub, "sub"));
     },
 
     async unlinkAccount(sub: string, provider: string, providerAccountId: string) {
-      const unlink = accountsOperation(ctx, "unlinkAccount", "unlinkAccount");
-      return await unlink(
+      return await accountsOperation(ctx, "unlinkAccount")(
         ctx,
         requiredText(sub, "sub"),
-        requiredText(provider, "provider"),
-        requiredText(providerAccountId, "providerAccountId"),
+        provider,
+        providerAccountId,
       );
     },
 
     async getAccessToken(
       who: { request: Request } | { sub: string },
       provider: string,
-      options: GetAccessTokenOptions = {},
+      options?: GetAccessTokenOptions,
     ): Promise<ProviderAccessToken | null> {
-      const get = accountsOperation(ctx, "userAccessToken", "getAccessToken");
-      requiredText(provider, "provider");
-      const id = options?.providerAccountId;
-      if (id !== undefined) requiredText(id, "providerAccountId");
-      const given: Record<string, unknown> = isRecord(who) ? who : {};
-      let sub: string;
-      if (given.request instanceof Request) {
-        const current = await readSession(ctx, httpContext(ctx, given.request));
-        if (current === null) return null;
-        sub = current.payload.sub;
-      } else if (typeof given.sub === "string") {
-        sub = requiredText(given.sub, "sub");
-      } else {
-        throw new TypeError(
-          "api.getAccessToken has no user; expected { request } (the incoming Request) or { sub }.",
-        );
-      }
-      return await get(ctx, sub, provider, id);
+      return await accountsOperation(ctx, "getAccessToken")(ctx, who, provider, options);
     },
 
     async getSession(request: Request): Promise<Session<U> | null> {

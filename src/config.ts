@@ -367,6 +367,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     logger,
     secrets: () => configuredSecrets(config, read),
     readableFlowTokens: keys.readableFlowTokens,
+    webCrypto,
   };
   const resolved: Record<string, unknown> = {};
   for (const feature of featureList) {

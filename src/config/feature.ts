@@ -97,12 +97,24 @@ export interface FeatureHooks {
   /** Accounts: the user a provider account signs in (linked, or a new random `sub`). */
   readonly accountUser?: (
     ctx: AuthContext,
-    account: { provider: string; providerAccountId: string },
-  ) => Promise<{ sub: string; linked: boolean }>;
-  /** Accounts: seals a sign-in's tokens into the account to save once the user is known for sure. */
-  readonly prepareAccount?: (ctx: AuthContext, input: PrepareAccountInput) => Promise<string>;
+    provider: string,
+    providerAccountId: string,
+  ) => Promise<AccountUser>;
+  /** Accounts: seals a sign-in's tokens into the account to save once the user is certain. */
+  readonly prepareAccount?: (
+    ctx: AuthContext,
+    account: AccountUser,
+    sub: string,
+    tokens: Readonly<OAuthTokens>,
+  ) => Promise<string>;
   /** Accounts: saves a prepared account (after the second step, when one is due). */
   readonly saveAccount?: (ctx: AuthContext, http: HttpContext, prepared: string) => Promise<void>;
+  /** Accounts: the provider with the scope and parameters a request adds (refresh tokens, a link's scope). */
+  readonly accountAuthorization?: <P extends AuthorizedProvider>(
+    ctx: AuthContext,
+    provider: P,
+    link: { sub: string; scope?: string } | undefined,
+  ) => Promise<P>;
   /** Accounts: `api.listAccounts`. */
   readonly listAccounts?: (ctx: AuthContext, sub: string) => Promise<LinkedAccount[]>;
   /** Accounts: `api.unlinkAccount`. */
@@ -112,12 +124,12 @@ export interface FeatureHooks {
     provider: string,
     providerAccountId: string,
   ) => Promise<boolean>;
-  /** Accounts: `api.getAccessToken` for a known user. */
-  readonly userAccessToken?: (
+  /** Accounts: `api.getAccessToken` (its arguments checked there). */
+  readonly getAccessToken?: (
     ctx: AuthContext,
-    sub: string,
-    provider: string,
-    providerAccountId: string | undefined,
+    who: unknown,
+    provider: unknown,
+    options: unknown,
   ) => Promise<ProviderAccessToken | null>;
   /** Accounts: the session a link callback continues (the one that started it), else refused. */
   readonly linkSession?: (ctx: AuthContext, http: HttpContext, sub: string) => Promise<object>;
@@ -125,14 +137,9 @@ export interface FeatureHooks {
   readonly completeLink?: (
     ctx: AuthContext,
     http: HttpContext,
+    current: object,
     input: LinkCallbackInput,
   ) => Promise<Session>;
-  /** Accounts: the scope and parameters an authorization request adds (refresh tokens, a link's scope). */
-  readonly accountAuthorization?: (
-    ctx: AuthContext,
-    providerId: string,
-    link: { sub: string; scope?: string } | undefined,
-  ) => Promise<{ scope: string; params: Readonly<Record<string, string>> } | undefined>;
 }
 
 /** A linked account as routes and `api.listAccounts` show it: never its tokens. */
@@ -161,34 +168,35 @@ export interface ProviderAccessToken {
   scope: string;
 }
 
-/** What {@link FeatureHooks.completeLink} is given. */
+/** What {@link FeatureHooks.completeLink} is given besides the session. */
 export interface LinkCallbackInput {
-  /** What {@link FeatureHooks.linkSession} answered. */
-  current: object;
-  /** The provider id. */
-  providerId: string;
+  /** The provider (its id and scope). */
+  provider: AuthorizedProvider;
   /** The user the provider's profile mapped to (not yet validated). */
   user: unknown;
   /** The provider's user-info object. */
-  profile: Readonly<Record<string, unknown>>;
+  raw: Readonly<Record<string, unknown>>;
   /** The provider's tokens. */
   tokens: Readonly<OAuthTokens>;
-  /** The scope asked for, recorded when the token response names none. */
-  requestedScope: string;
 }
 
-/** What {@link FeatureHooks.prepareAccount} is given. */
-export interface PrepareAccountInput {
-  /** The user the account is linked to. */
+/** A provider as linked accounts need it at the authorization request. */
+export interface AuthorizedProvider {
+  readonly id: string;
+  readonly scope: string;
+  readonly authorizationParams: Readonly<Record<string, string>>;
+}
+
+/** The user a provider account signs in, and the account. */
+export interface AccountUser {
+  /** The linked `sub`, or a new random one. */
   sub: string;
+  /** Whether the account was already linked (then no other `sub` may take it). */
+  linked: boolean;
   /** The provider id. */
   provider: string;
   /** The provider's subject. */
   providerAccountId: string;
-  /** The provider's tokens. */
-  tokens: Readonly<OAuthTokens>;
-  /** The scope asked for, recorded when the token response names none. */
-  requestedScope: string;
 }
 
 /** What a feature's resolver gets besides its config value. */
@@ -201,6 +209,8 @@ export interface FeatureInputs {
   readonly secrets: () => { keys: readonly JWTKey[]; salt: string | undefined };
   /** Whether tokens of the sealed purposes can be read by whoever holds them (a lone signing key). */
   readonly readableFlowTokens: boolean;
+  /** Support for Web Crypto keys in `secret`, when the instance has it. */
+  readonly webCrypto?: WebCryptoKit;
 }
 
 /**

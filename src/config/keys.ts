@@ -35,8 +35,6 @@ export interface KeySettings {
   readonly twoFactorJose: Jose;
   /** Passkey challenge cookies: sealed where the key allows it; `exp` set per token. */
   readonly passkeyJose: Jose;
-  /** Linked accounts' provider tokens: encrypted (JWE) at rest, one Web Crypto call a seal. */
-  readonly accountsJose: Jose;
   /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
   readonly readableFlowTokens: boolean;
 }
@@ -131,7 +129,6 @@ export function resolveKeys(options: KeyOptions, context: KeyContext): KeySettin
       emailJose: jose("email", FLOW_COOKIE_MAX_AGE),
       twoFactorJose: jose("two-factor"),
       passkeyJose: jose("passkey", FLOW_COOKIE_MAX_AGE),
-      accountsJose: jose("provider-tokens"),
       readableFlowTokens: purposeMode(keys[0], "email", mode, webCrypto) === "signed",
     });
   } catch (error) {

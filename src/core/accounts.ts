@@ -18,9 +18,14 @@ import { requestRefresh, revokeToken } from "../accounts/provider_calls.ts";
 import { openTokens, type ProviderTokens, sealTokens } from "../accounts/tokens.ts";
 import type { AuthContext } from "../config.ts";
 import type { AccountSettings } from "../config/accounts.ts";
-import type { LinkCallbackInput, LinkedAccount, PrepareAccountInput } from "../config/feature.ts";
+import type {
+  AccountUser,
+  AuthorizedProvider,
+  LinkCallbackInput,
+  LinkedAccount,
+} from "../config/feature.ts";
 import { AuthError, markChosenByApp } from "../errors.ts";
-import type { HttpContext } from "../http_context.ts";
+import { createHttpContext, type HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 import { randomToken } from "../oauth/pkce.ts";
 import {
@@ -83,7 +88,7 @@ function refreshDeps(ctx: AuthContext): RefreshDeps {
   return {
     store,
     lock: ctx.store,
-    jose: ctx.accountsJose,
+    jose: accountsOf(ctx).jose,
     now: () => ctx.clock() / 1000,
     refreshing,
     provider: async (id) => {
@@ -101,11 +106,18 @@ function refreshDeps(ctx: AuthContext): RefreshDeps {
 /** The user a provider account signs in: its linked `sub`, or a new random one (128 bits). */
 export async function accountUser(
   ctx: AuthContext,
-  account: { provider: string; providerAccountId: string },
-): Promise<{ sub: string; linked: boolean }> {
-  const found = await accountsOf(ctx).store.getAccount(account.provider, account.providerAccountId);
-  if (found !== null) return { sub: found.sub, linked: true };
-  return { sub: randomToken(16), linked: false };
+  provider: string,
+  providerAccountId: string,
+): Promise<AccountUser> {
+  const found = await accountsOf(ctx).store.getAccount(provider, providerAccountId);
+  const sub = found?.sub ?? randomToken(16);
+  return { sub, linked: found !== null, provider, providerAccountId };
+}
+
+/** The scope a provider is asked for: its own, and its refresh-token scope. */
+function askedScope(ctx: AuthContext, providerId: string): string {
+  const provider = ctx.providers.get(providerId);
+  return provider === undefined ? "" : addScopes(provider.scope, provider.refreshTokenScope);
 }
 
 function tokensOf(tokens: Readonly<OAuthTokens>): ProviderTokens {
@@ -118,17 +130,26 @@ function tokensOf(tokens: Readonly<OAuthTokens>): ProviderTokens {
 /** Seals a sign-in's tokens into the account to save (one Web Crypto call); nothing is saved yet. */
 export async function prepareAccount(
   ctx: AuthContext,
-  input: PrepareAccountInput,
+  account: AccountUser,
+  sub: string,
+  tokens: Readonly<OAuthTokens>,
 ): Promise<string> {
-  const owner = { provider: input.provider, providerAccountId: input.providerAccountId };
+  if (account.linked && account.sub !== sub) {
+    // No silent re-linking: a linked account signs in its own user or nobody.
+    ctx.logger.log("warn", "sign-in refused: callbacks.signIn named another user for a linked account", {
+      provider: account.provider,
+    });
+    throw new AuthError("access_denied", "The sign-in was refused.");
+  }
+  const owner = { provider: account.provider, providerAccountId: account.providerAccountId };
   const prepared: PreparedAccount = {
     ...owner,
-    sub: input.sub,
-    scope: input.tokens.scope ?? input.requestedScope,
-    tokens: await sealTokens(ctx.accountsJose, owner, tokensOf(input.tokens)),
-    refresh: input.tokens.refresh_token !== undefined,
+    sub,
+    scope: tokens.scope ?? askedScope(ctx, account.provider),
+    tokens: await sealTokens(accountsOf(ctx).jose, owner, tokensOf(tokens)),
+    refresh: tokens.refresh_token !== undefined,
   };
-  const expiresAt = expiryOf(ctx.clock() / 1000, input.tokens.expires_in);
+  const expiresAt = expiryOf(ctx.clock() / 1000, tokens.expires_in);
   if (expiresAt !== undefined) prepared.expiresAt = expiresAt;
   return JSON.stringify(prepared);
 }
@@ -156,10 +177,10 @@ export async function saveAccount(
   }
   let tokens = prepared.tokens;
   if (!prepared.refresh && existing !== null && existing.tokens !== "") {
-    const old = await openTokens(ctx.accountsJose, owner, existing.tokens).catch(() => null);
+    const old = await openTokens(accountsOf(ctx).jose, owner, existing.tokens).catch(() => null);
     if (old?.refreshToken !== undefined) {
-      const fresh = await openTokens(ctx.accountsJose, owner, tokens);
-      tokens = await sealTokens(ctx.accountsJose, owner, {
+      const fresh = await openTokens(accountsOf(ctx).jose, owner, tokens);
+      tokens = await sealTokens(accountsOf(ctx).jose, owner, {
         ...fresh,
         refreshToken: old.refreshToken,
       });
@@ -196,23 +217,26 @@ function markedLinkedToAnother(ctx: AuthContext, providerId: string): AuthError 
  * scope, and the first-link parameters (Google `prompt=consent`) when the
  * user has no tokens from that provider yet.
  */
-export async function accountAuthorization(
+export async function accountAuthorization<P extends AuthorizedProvider>(
   ctx: AuthContext,
-  providerId: string,
+  asked: P,
   link: { sub: string; scope?: string } | undefined,
-): Promise<{ scope: string; params: Readonly<Record<string, string>> } | undefined> {
-  const provider = ctx.providers.get(providerId);
-  if (provider === undefined) return undefined;
-  const scope = addScopes(addScopes(provider.scope, provider.refreshTokenScope), link?.scope);
-  let params: Record<string, string> = { ...provider.refreshTokenParams };
-  if (link !== undefined && Object.keys(provider.firstLinkParams).length > 0) {
+): Promise<P> {
+  const provider = ctx.providers.get(asked.id);
+  if (provider === undefined) return asked;
+  let params: Record<string, string> = {
+    ...asked.authorizationParams,
+    ...provider.refreshTokenParams,
+  };
+  if (link !== undefined && provider.firstLinkParams !== undefined) {
     const linked = await accountsOf(ctx).store.listAccounts(link.sub);
     const withTokens = linked.some((account) =>
-      account.provider === providerId && account.tokens !== ""
+      account.provider === asked.id && account.tokens !== ""
     );
     if (!withTokens || link.scope !== undefined) params = { ...params, ...provider.firstLinkParams };
   }
-  return { scope, params };
+  const scope = addScopes(addScopes(asked.scope, provider.refreshTokenScope), link?.scope);
+  return { ...asked, scope, authorizationParams: params };
 }
 
 /**
@@ -250,11 +274,11 @@ export async function linkSession(
 export async function completeLink(
   ctx: AuthContext,
   http: HttpContext,
+  linking: object,
   input: LinkCallbackInput,
 ): Promise<Session> {
-  const { tokens } = input;
-  const current = input.current as CurrentSession;
-  const provider = ctx.providers.get(input.providerId)!;
+  const { tokens, provider } = input;
+  const current = linking as CurrentSession;
   const sub = current.payload.sub;
   const mapped = await validateUser(ctx, input.user, { source: "provider" });
   const providerAccountId = mapped.sub;
@@ -271,7 +295,7 @@ export async function completeLink(
       hook({
         user: { ...mapped, sub },
         provider: provider.id,
-        profile: input.profile,
+        profile: input.raw,
         tokens,
         request: http.request,
         link: true,
@@ -287,13 +311,8 @@ export async function completeLink(
       throw new AuthError("access_denied", "The link was refused.");
     }
   }
-  const prepared = await prepareAccount(ctx, {
-    sub,
-    provider: provider.id,
-    providerAccountId,
-    tokens,
-    requestedScope: input.requestedScope,
-  });
+  const account = { sub, linked: true, provider: provider.id, providerAccountId };
+  const prepared = await prepareAccount(ctx, account, sub, tokens);
   await saveAccount(ctx, http, prepared);
   ctx.logger.log("info", "link completed", { provider: provider.id });
   return toSession(current.payload);
@@ -356,7 +375,7 @@ async function revokeAccountTokens(ctx: AuthContext, account: StoredAccount): Pr
   try {
     const provider = await completeProvider(ctx, account.provider);
     if (provider?.revocationURL === undefined) return;
-    const tokens = await openTokens(ctx.accountsJose, account, account.tokens);
+    const tokens = await openTokens(accountsOf(ctx).jose, account, account.tokens);
     const revoked = await revokeToken(
       ctx.fetch,
       provider,
@@ -400,6 +419,39 @@ export async function userAccessToken(
     }
   }
   return account === null ? null : await accessTokenOf(refreshDeps(ctx), account);
+}
+
+/** `api.getAccessToken(who, provider, options)`: its arguments checked, then {@link userAccessToken}. */
+export async function getAccessToken(
+  ctx: AuthContext,
+  who: unknown,
+  provider: unknown,
+  options: unknown,
+): Promise<AccessToken | null> {
+  const text = (value: unknown, name: string): string => {
+    if (typeof value !== "string" || value === "" || value.length > 256) {
+      throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
+    }
+    return value;
+  };
+  text(provider, "provider");
+  const id = isRecord(options) ? options.providerAccountId : undefined;
+  if (id !== undefined) text(id, "providerAccountId");
+  const given: Record<string, unknown> = isRecord(who) ? who : {};
+  let sub: string;
+  if (given.request instanceof Request) {
+    const http = createHttpContext(ctx, given.request, new URL(given.request.url));
+    const current = await readSession(ctx, http);
+    if (current === null) return null;
+    sub = current.payload.sub;
+  } else if (typeof given.sub === "string") {
+    sub = text(given.sub, "sub");
+  } else {
+    throw new TypeError(
+      "api.getAccessToken has no user; expected { request } (the incoming Request) or { sub }.",
+    );
+  }
+  return await userAccessToken(ctx, sub, provider as string, id as string | undefined);
 }
 
 /** The error for a provider account id or provider that is malformed. */

@@ -35,12 +35,9 @@ import { callApp } from "./call_app.ts";
 import { finishSignIn } from "./sign_in.ts";
 import type { TwoFactorRequired } from "./two_factor.ts";
 
-/** The session a link flow continues (the accounts feature's check); refused without the feature. */
-async function linkSessionOf(ctx: AuthContext, http: HttpContext, sub: string): Promise<object> {
-  if (ctx.linkSession === undefined) {
-    throw new AuthError("access_denied", "Linking is not configured; expected accounts in createAuth.");
-  }
-  return await ctx.linkSession(ctx, http, sub);
+/** A link flow without the accounts feature (removed since it started): refused. */
+function refuseLink(): never {
+  throw unknownProviderError();
 }
 
 /** The error for a provider id no provider has: 400 `invalid_request`. */
@@ -98,12 +95,7 @@ export async function startOAuthSignIn(
   const redirectTo = await defaultTarget(http, options.redirectTo);
   const redirectURI = callbackURI(ctx, http, provider.id);
   // Linked accounts: ask for a refresh token (and a link's scopes).
-  const extra = await ctx.accountAuthorization?.(ctx, provider.id, options.link);
-  const asked = extra === undefined ? provider : {
-    ...provider,
-    scope: extra.scope,
-    authorizationParams: { ...provider.authorizationParams, ...extra.params },
-  };
+  const asked = await ctx.accountAuthorization?.(ctx, provider, options.link) ?? provider;
   const request = createAuthorizationRequest(asked, { redirectURI });
   const values: FlowValues = {
     state: request.state,
@@ -165,7 +157,9 @@ export async function completeOAuthSignIn(
 ): Promise<Session | TwoFactorRequired> {
   const { flow, params } = callback;
   // A link continues the session that started it, and only that one: checked before any exchange.
-  const linking = flow.link === undefined ? undefined : await linkSessionOf(ctx, http, flow.link);
+  const linking = flow.link === undefined
+    ? undefined
+    : await (ctx.linkSession ?? refuseLink)(ctx, http, flow.link);
   const metadata = await metadataFor(ctx, callback.provider);
   const provider = withMetadata(callback.provider, metadata);
   const code = validateAuthorizationResponse(params, {
@@ -200,16 +194,7 @@ export async function completeOAuthSignIn(
         postedUser: provider.responseMode === "form_post" ? callback.postedUser : undefined,
       }),
   );
-  if (linking !== undefined && ctx.completeLink !== undefined) {
-    return await ctx.completeLink(ctx, http, {
-      current: linking,
-      providerId: provider.id,
-      user,
-      profile: raw,
-      tokens,
-      requestedScope: provider.scope,
-    });
-  }
+  if (linking) return await ctx.completeLink!(ctx, http, linking, { provider, user, raw, tokens });
   const session = await finishSignIn(ctx, http, {
     user,
     provider: provider.id,
@@ -218,7 +203,6 @@ export async function completeOAuthSignIn(
     tokens,
     verifiedEmail: providerVerifiedEmail(provider, raw, user),
     redirectTo: flow.redirectTo,
-    requestedScope: provider.scope,
   });
   ctx.logger.log("info", "oauth sign-in completed", { provider: provider.id });
   return session;

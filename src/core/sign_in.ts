@@ -72,8 +72,6 @@ export interface SignInAttempt {
   redirectTo?: string;
   /** Only for a passkey sign-in with user verification: it needs no second step. */
   passkeyUserVerified?: boolean;
-  /** Linked accounts: the scope asked for, recorded when the token response names none. */
-  requestedScope?: string;
 }
 
 /**
@@ -91,11 +89,9 @@ export async function finishSignIn(
   const verifiedEmail = attempt.verifiedEmail;
   let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
   // Linked accounts: a provider account signs in the user it is linked to, else a new random one.
-  const providerAccountId = user.sub;
-  const account = attempt.source === "provider" && attempt.tokens !== undefined
-    ? await ctx.accountUser?.(ctx, { provider: attempt.provider, providerAccountId })
-    : undefined;
-  if (account !== undefined) user = { ...user, sub: account.sub };
+  const tokens = attempt.source === "provider" ? attempt.tokens : undefined;
+  const account = tokens && await ctx.accountUser?.(ctx, attempt.provider, user.sub);
+  if (account) user = { ...user, sub: account.sub };
   const hook = ctx.signInHook;
   if (hook) {
     const linked = await callApp(ctx, "callbacks.signIn", () =>
@@ -111,28 +107,13 @@ export async function finishSignIn(
       throw new AuthError("access_denied", "The sign-in was refused.");
     }
     user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
-    if (account?.linked === true && user.sub !== account.sub) {
-      // No silent re-linking: a linked account signs in its own user or nobody.
-      ctx.logger.log("warn", "sign-in refused: callbacks.signIn named another user for a linked account", {
-        provider: attempt.provider,
-      });
-      throw new AuthError("access_denied", "The sign-in was refused.");
-    }
   }
   // Linked accounts: the tokens sealed now, saved once the user is certain (after any second step).
-  const prepared = account !== undefined && attempt.tokens !== undefined
-    ? await ctx.prepareAccount?.(ctx, {
-      sub: user.sub,
-      provider: attempt.provider,
-      providerAccountId,
-      tokens: attempt.tokens,
-      requestedScope: attempt.requestedScope ?? "",
-    })
-    : undefined;
+  const prepared = account && await ctx.prepareAccount?.(ctx, account, user.sub, tokens!);
   // The two-factor feature's gate, when configured: shared code never imports the feature.
   const pending = await ctx.secondStep?.(ctx, http, { ...attempt, user, account: prepared });
   if (pending) return pending;
-  if (prepared !== undefined) await ctx.saveAccount?.(ctx, http, prepared);
+  if (prepared) await ctx.saveAccount?.(ctx, http, prepared);
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
   return session;

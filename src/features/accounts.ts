@@ -18,7 +18,7 @@ import {
   prepareAccount,
   saveAccount,
 } from "../core/accounts.ts";
-import { listAccounts, unlinkAccount, userAccessToken } from "../core/accounts.ts";
+import { getAccessToken, listAccounts, unlinkAccount } from "../core/accounts.ts";
 import { route } from "../router.ts";
 import { linkRoute, listAccountsRoute, unlinkRoute } from "../routes/accounts.ts";
 import type { AuthFeature } from "../config/feature.ts";
@@ -57,7 +57,7 @@ export const accounts: AuthFeature = /* @__PURE__ */ defineFeature({
     completeLink,
     listAccounts,
     unlinkAccount,
-    userAccessToken,
+    getAccessToken,
   },
   routes: [
     /* @__PURE__ */ route("POST", "link/:provider", linkRoute, { enabled: hasAccounts }),

@@ -92,14 +92,14 @@ export interface ResolvedProvider {
   readonly headers: Readonly<Record<string, string>>;
   /** Extra authorization request parameters. */
   readonly authorizationParams: Readonly<Record<string, string>>;
-  /** RFC 7009 revocation endpoint (configured, else discovered). */
+  /** RFC 7009 revocation endpoint (configured, else discovered; checked with `accounts`). */
   readonly revocationURL?: string;
   /** With `accounts`: authorization parameters that ask for a refresh token. */
-  readonly refreshTokenParams: Readonly<Record<string, string>>;
+  readonly refreshTokenParams?: Readonly<Record<string, string>>;
   /** With `accounts`: the scope that asks for a refresh token (`offline_access`). */
   readonly refreshTokenScope?: string;
   /** With `accounts`: parameters of a first link (`prompt=consent`). */
-  readonly firstLinkParams: Readonly<Record<string, string>>;
+  readonly firstLinkParams?: Readonly<Record<string, string>>;
 }
 
 /** Parameters the flow sets itself; `authorizationParams` may not override them. */
@@ -603,29 +603,14 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
     authorizationParams: Object.freeze(
       checkAuthorizationParams(merged.authorizationParams, id, clientIdParam),
     ),
-    // Linked accounts: refresh tokens and revocation.
+    // Linked accounts (the accounts feature checks them): refresh tokens and revocation.
     ...defined({
-      revocationURL: merged.revocationURL === undefined
-        ? undefined
-        : checkProviderURL(merged.revocationURL, { id, key: "revocationURL" }),
-      refreshTokenScope: optionalScope(merged.refreshTokenScope, id),
+      revocationURL: merged.revocationURL,
+      refreshTokenParams: merged.refreshTokenParams,
+      refreshTokenScope: merged.refreshTokenScope,
+      firstLinkParams: merged.firstLinkParams,
     }),
-    refreshTokenParams: Object.freeze(
-      checkAuthorizationParams(merged.refreshTokenParams, id, clientIdParam),
-    ),
-    firstLinkParams: Object.freeze(
-      checkAuthorizationParams(merged.firstLinkParams, id, clientIdParam),
-    ),
   }) as ResolvedProvider;
-}
-
-/** A scope to add (`refreshTokenScope`): scope tokens separated by spaces. */
-function optionalScope(value: unknown, id: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(value)) {
-    fail(`provider "${id}" refreshTokenScope must be scope tokens; expected e.g. "offline_access".`);
-  }
-  return value;
 }
 
 /** Copies the keys whose value is not `undefined`. */

@@ -70,7 +70,10 @@ export async function callbackRoute(
   }
   if (http.request.method === "POST" && flow.link !== undefined) {
     // A link's form_post: on to the GET callback, whose top-level request carries the Lax session.
-    return seeOther(`${ctx.basePath}/callback/${encodeURIComponent(provider.id)}?${response.params}`);
+    return new Response(null, {
+      status: 303,
+      headers: { Location: `${http.url.pathname}?${response.params}`, "Cache-Control": "no-store" },
+    });
   }
   http.setCookies.push(...clearFlowCookieLines(http));
   try {
@@ -82,19 +85,6 @@ export async function callbackRoute(
   } catch (error) {
     return failed(ctx, http, { provider, flow, error });
   }
-}
-
-/** A 303 to the same callback as a GET (a link's `form_post` answer), nothing cleared or set. */
-function seeOther(location: string): Response {
-  return new Response(null, {
-    status: 303,
-    headers: {
-      Location: location,
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
 }
 
 /** Lands on the flow's target with the error (a plain sentence) in its query, and logs it. */
