@@ -82,8 +82,7 @@ function isLinkStart(body: unknown): body is { url: string } {
 }
 
 function isAccountList(body: unknown): body is { accounts: ClientLinkedAccount[] } {
-  return isRecord(body) && Array.isArray(body.accounts) &&
-    body.accounts.every((account) => isRecord(account) && typeof account.provider === "string");
+  return isRecord(body) && Array.isArray(body.accounts);
 }
 
 function isEmpty(body: unknown): body is undefined {
@@ -434,15 +433,10 @@ export function createAuthClient<
 
     async linkAccount(provider: string, linkOptions: LinkAccountOptions = {}) {
       const { scope, redirectTo, redirect } = linkOptions ?? {};
-      if (typeof provider !== "string" || provider === "") {
-        return failure("invalid_request", "The provider was refused: expected a provider id.", 0);
-      }
       if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) return badRedirectTo();
-      const body: Record<string, string> = {};
-      if (scope !== undefined) body.scope = scope;
-      if (redirectTo !== undefined) body.redirectTo = redirectTo;
+      // JSON leaves undefined members out.
       const result = await mutate(
-        { method: "POST", path: `/link/${encodeURIComponent(provider)}`, body },
+        { method: "POST", path: `/link/${encodeURIComponent(provider)}`, body: { scope, redirectTo } },
         { redirect: false },
         isLinkStart,
       );
@@ -455,15 +449,8 @@ export function createAuthClient<
         return send(resolved, { method: "GET", path: "/accounts" }, isAccountList);
       },
       async unlink(provider: string, providerAccountId: string) {
-        if (
-          typeof provider !== "string" || provider === "" ||
-          typeof providerAccountId !== "string" || providerAccountId === ""
-        ) {
-          return failure(
-            "invalid_request",
-            "The account was refused: expected a provider and a provider account id.",
-            0,
-          );
+        if (!provider || !providerAccountId) {
+          return failure("invalid_request", "expected a provider and an account id.", 0);
         }
         const path = `/accounts/${encodeURIComponent(provider)}/${
           encodeURIComponent(providerAccountId)
