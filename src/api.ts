@@ -195,28 +195,28 @@ function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["sto
 function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
   ctx: AuthContext,
   method: M,
-): NonNullable<FeatureHooks[M]> {
+): NonNullable<FeatureHooks<AuthContext>[M]> {
   const operation = ctx[method];
   if (!ctx.passkeys || operation === undefined) {
     throw new TypeError(
       `api.${method} has no passkeys to ask; expected passkeys: { store, findUser } in createAuth.`,
     );
   }
-  return operation as NonNullable<FeatureHooks[M]>;
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
 /** The accounts feature's operation behind `api.{method}`; throws when accounts are not configured. */
 function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "getAccessToken">(
   ctx: AuthContext,
   method: M,
-): NonNullable<FeatureHooks[M]> {
+): NonNullable<FeatureHooks<AuthContext>[M]> {
   const operation = ctx[method];
   if (!ctx.accounts || operation === undefined) {
     throw new TypeError(
       `api.${method} has no accounts to ask; expected accounts: { store } in createAuth.`,
     );
   }
-  return operation as NonNullable<FeatureHooks[M]>;
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
 function requiredText(value: unknown, name: string): string {

@@ -49,7 +49,9 @@ import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
-import { type BuiltInTable, type ResolvedProvider, resolveProvidersWith } from "./oauth/resolve.ts";
+import type { BuiltInTable } from "./oauth/provider_lookup.ts";
+import { resolveProvidersWith } from "./oauth/resolve.ts";
+import type { ResolvedProvider } from "./oauth/resolved_provider.ts";
 import { oidcKitOf } from "./oauth/providers/_define.ts";
 import type {
   BuiltInProviderEntry,
@@ -249,7 +251,7 @@ export interface AuthContext
     TwoFactorSettings,
     PasskeySettings,
     AccountSettings,
-    FeatureHooks {
+    FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -262,7 +264,7 @@ export interface AuthContext
   /** The deadline for reading a request body (`BODY_TIMEOUT_MS`; shorter in tests). */
   readonly bodyTimeoutMs: number;
   /** The instance's optional features (their routes join the route table). */
-  readonly features: readonly FeatureDefinition[];
+  readonly features: readonly FeatureDefinition<unknown, AuthContext>[];
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -354,7 +356,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
   const session = resolveSession(config.session, { logger, clock });
   // Feature config keys are read only through the features given: none is imported here.
   const record = config as unknown as Readonly<Record<string, unknown>>;
-  const featureList = resolveFeatureList(record, options.features);
+  const featureList = resolveFeatureList<AuthContext>(record, options.features);
   // Web Crypto keys in `secret` are read only with the feature that brings their code.
   const webCrypto = featureList.find((feature) => feature.webCrypto)?.webCrypto;
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger, webCrypto });
@@ -419,7 +421,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
       & TwoFactorSettings
       & PasskeySettings
       & AccountSettings
-      & FeatureHooks,
+      & FeatureHooks<AuthContext>,
     basePath,
     providers,
     jars,

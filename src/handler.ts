@@ -24,10 +24,12 @@ export type Handler = (request: Request) => Promise<Response>;
 const ALLOWED_HEADERS = "Content-Type, X-CSRF-Token, Authorization";
 
 // One table per feature list, so an instance's handlers share it (the router compiles it once).
-const tables = new WeakMap<readonly FeatureDefinition[], readonly Route[]>();
+const tables = new WeakMap<readonly FeatureDefinition<unknown, AuthContext>[], readonly Route[]>();
 
 /** The base routes followed by those of the instance's features. */
-function routeTable(features: readonly FeatureDefinition[]): readonly Route[] {
+function routeTable(
+  features: readonly FeatureDefinition<unknown, AuthContext>[],
+): readonly Route[] {
   let table = tables.get(features);
   if (table === undefined) {
     // Every feature is one the library defined with its routes (config/feature.ts checks the shape).

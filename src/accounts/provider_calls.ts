@@ -16,7 +16,8 @@ import {
   readProviderText,
   timedFetch,
 } from "../oauth/provider_fetch.ts";
-import { requireEndpoint, type ResolvedProvider } from "../oauth/resolve.ts";
+import { requireEndpoint } from "../oauth/endpoints.ts";
+import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 import { basicCredentials, validateTokens } from "../oauth/token.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import { withProviderHeaders } from "../oauth/user_info.ts";

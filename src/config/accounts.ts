@@ -8,7 +8,7 @@
 
 import { isRecord } from "../is_record.ts";
 import { purposeJose } from "../jose/for_purpose.ts";
-import { checkProviderURL } from "../oauth/resolve.ts";
+import { checkProviderURL } from "../oauth/provider_checks.ts";
 import type { Jose } from "../jose/types.ts";
 import { readAccount } from "../store/_accounts.ts";
 import { bounded, DEFAULT_STORE_TIMEOUT_MS } from "../store/guard.ts";

@@ -8,7 +8,6 @@
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
 import type { JWTKey } from "../jose/types.ts";
 import type { WebCryptoKit } from "../jose/keys.ts";
 import type { Logger } from "../logger.ts";
@@ -77,65 +76,67 @@ export interface Passkey {
 /**
  * The core's calls into features, on the context; each is absent when no
  * given feature provides it, and shared code calls it as `ctx.secondStep?.(...)`.
+ * `C` is the instance's context (`AuthContext` of `config.ts`, which holds
+ * these hooks): a parameter, so that neither module imports the other.
  */
-export interface FeatureHooks {
+export interface FeatureHooks<C> {
   /**
    * Two-factor: the gate every first factor passes before a session starts;
    * `null` means "no second step".
    */
   readonly secondStep?: (
-    ctx: AuthContext,
+    ctx: C,
     http: HttpContext,
     input: GateInput,
   ) => Promise<TwoFactorRequired | null>;
   /** Email: sends a verification message to a new user's address (sign-up). */
-  readonly sendVerification?: (ctx: AuthContext, http: HttpContext, user: User) => Promise<void>;
+  readonly sendVerification?: (ctx: C, http: HttpContext, user: User) => Promise<void>;
   /** Passkeys: `api.listPasskeys`. */
-  readonly listPasskeys?: (ctx: AuthContext, sub: string) => Promise<Passkey[]>;
+  readonly listPasskeys?: (ctx: C, sub: string) => Promise<Passkey[]>;
   /** Passkeys: `api.deletePasskey`. */
-  readonly deletePasskey?: (ctx: AuthContext, sub: string, id: string) => Promise<boolean>;
+  readonly deletePasskey?: (ctx: C, sub: string, id: string) => Promise<boolean>;
   /** Accounts: the user a provider account signs in (linked, or a new random `sub`). */
   readonly accountUser?: (
-    ctx: AuthContext,
+    ctx: C,
     provider: string,
     providerAccountId: string,
   ) => Promise<AccountUser>;
   /** Accounts: seals a sign-in's tokens into the account to save once the user is certain. */
   readonly prepareAccount?: (
-    ctx: AuthContext,
+    ctx: C,
     account: AccountUser,
     sub: string,
     tokens: Readonly<OAuthTokens>,
   ) => Promise<string>;
   /** Accounts: saves a prepared account (after the second step, when one is due). */
-  readonly saveAccount?: (ctx: AuthContext, http: HttpContext, prepared: string) => Promise<void>;
+  readonly saveAccount?: (ctx: C, http: HttpContext, prepared: string) => Promise<void>;
   /** Accounts: the provider with the scope and parameters a request adds (refresh tokens, a link's scope). */
   readonly accountAuthorization?: <P extends AuthorizedProvider>(
-    ctx: AuthContext,
+    ctx: C,
     provider: P,
     link: { sub: string; scope?: string } | undefined,
   ) => Promise<P>;
   /** Accounts: `api.listAccounts`. */
-  readonly listAccounts?: (ctx: AuthContext, sub: string) => Promise<LinkedAccount[]>;
+  readonly listAccounts?: (ctx: C, sub: string) => Promise<LinkedAccount[]>;
   /** Accounts: `api.unlinkAccount`. */
   readonly unlinkAccount?: (
-    ctx: AuthContext,
+    ctx: C,
     sub: string,
     provider: string,
     providerAccountId: string,
   ) => Promise<boolean>;
   /** Accounts: `api.getAccessToken` (its arguments checked there). */
   readonly getAccessToken?: (
-    ctx: AuthContext,
+    ctx: C,
     who: unknown,
     provider: unknown,
     options: unknown,
   ) => Promise<ProviderAccessToken | null>;
   /** Accounts: the session a link callback continues (the one that started it), else refused. */
-  readonly linkSession?: (ctx: AuthContext, http: HttpContext, sub: string) => Promise<object>;
+  readonly linkSession?: (ctx: C, http: HttpContext, sub: string) => Promise<object>;
   /** Accounts: completes a link callback; the current session goes on. */
   readonly completeLink?: (
-    ctx: AuthContext,
+    ctx: C,
     http: HttpContext,
     current: object,
     input: LinkCallbackInput,
@@ -239,12 +240,15 @@ export interface AuthFeature {
   readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys" | "accounts";
 }
 
-/** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */
-export interface FeatureDefinition<R = unknown> extends AuthFeature {
+/**
+ * What a feature is inside: what the core needs from it. `R` is the route
+ * type (router.ts), `C` the instance's context (see {@link FeatureHooks}).
+ */
+export interface FeatureDefinition<R, C> extends AuthFeature {
   /** Validates the config key's value (not `undefined`) and returns its context settings. */
   readonly resolve: (value: unknown, inputs: FeatureInputs) => object;
   /** Its calls from shared code. */
-  readonly hooks: FeatureHooks;
+  readonly hooks: FeatureHooks<C>;
   /** Its routes, added to the instance's route table. */
   readonly routes: readonly R[];
   /** The OpenID Connect code, which the `oidc` feature carries. */
@@ -253,7 +257,7 @@ export interface FeatureDefinition<R = unknown> extends AuthFeature {
   readonly webCrypto?: WebCryptoKit;
 }
 
-function isFeature(value: unknown): value is FeatureDefinition {
+function isFeature(value: unknown): value is FeatureDefinition<unknown, never> {
   return isRecord(value) &&
     (FEATURE_KEYS.includes(value.key as FeatureKey) || value.key === "oidc") &&
     typeof value.resolve === "function" && isRecord(value.hooks) && Array.isArray(value.routes);
@@ -265,10 +269,10 @@ function isFeature(value: unknown): value is FeatureDefinition {
  * not a feature, and for a feature's config key set without its feature,
  * naming the import.
  */
-export function resolveFeatureList(
+export function resolveFeatureList<C>(
   config: Readonly<Record<string, unknown>>,
   included: readonly AuthFeature[],
-): readonly FeatureDefinition[] {
+): readonly FeatureDefinition<unknown, C>[] {
   const listed = config.features ?? [];
   const all: unknown[] = [...included, ...(Array.isArray(listed) ? listed : [listed])];
   if (!all.every(isFeature)) {
@@ -276,13 +280,14 @@ export function resolveFeatureList(
       `features holds a value that is not a feature; expected features imported from ${CORE_ENTRY}, e.g. features: [email].`,
     );
   }
-  const byKey = new Map<AuthFeature["key"], FeatureDefinition>();
+  // Every feature is one of the library's, defined for the instance's context.
+  const byKey = new Map<AuthFeature["key"], FeatureDefinition<unknown, C>>();
   for (const feature of all) {
     const known = byKey.get(feature.key);
     if (known !== undefined && known !== feature) {
       fail(`features lists two "${feature.key}" features; expected each feature once.`);
     }
-    byKey.set(feature.key, feature);
+    byKey.set(feature.key, feature as FeatureDefinition<unknown, C>);
   }
   for (const key of CONFIG_FEATURE_KEYS) {
     if (config[key] !== undefined && !byKey.has(key)) {

@@ -28,12 +28,8 @@ import { AuthError, markChosenByApp } from "../errors.ts";
 import { createHttpContext, type HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 import { randomToken } from "../oauth/pkce.ts";
-import {
-  isOpenIDConnect,
-  needsDiscovery,
-  type ResolvedProvider,
-  withMetadata,
-} from "../oauth/resolve.ts";
+import { isOpenIDConnect, needsDiscovery, withMetadata } from "../oauth/endpoints.ts";
+import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
 import type { StoredAccount } from "../store/types.ts";
 import type { Session } from "../types.ts";
