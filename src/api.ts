@@ -210,8 +210,9 @@ function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "getAcce
   ctx: AuthContext,
   method: M,
 ): NonNullable<FeatureHooks<AuthContext>[M]> {
+  // The feature's hooks come with the accounts option alone.
   const operation = ctx[method];
-  if (!ctx.accounts || operation === undefined) {
+  if (operation === undefined) {
     throw new TypeError(
       `api.${method} has no accounts to ask; expected accounts: { store } in createAuth.`,
     );

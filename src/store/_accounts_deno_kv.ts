@@ -14,7 +14,28 @@ import { checkAccount, readAccount } from "./_accounts.ts";
 import type { AccountStore, StoredAccount } from "./types.ts";
 
 export type { AccountStore };
-import type { KvKey, KvLike } from "./deno_kv.ts";
+
+/** A Deno KV key (as `deno_kv.ts` names it; repeated here so that neither file imports the other). */
+type KvKey = readonly (string | number | bigint | boolean | Uint8Array)[];
+/** An entry read from Deno KV. */
+interface KvEntry {
+  key: readonly unknown[];
+  value: unknown;
+  versionstamp: string | null;
+}
+/** The part of an atomic operation the account methods use. */
+interface KvAtomic {
+  check(...checks: { key: KvKey; versionstamp: string | null }[]): KvAtomic;
+  set(key: KvKey, value: unknown): KvAtomic;
+  delete(key: KvKey): KvAtomic;
+  commit(): Promise<{ ok: boolean }>;
+}
+/** The part of `Deno.Kv` the account methods use. */
+interface KvLike {
+  get(key: KvKey): Promise<KvEntry>;
+  list(selector: { prefix: KvKey }): AsyncIterable<KvEntry>;
+  atomic(): KvAtomic;
+}
 
 /**
  * The four account methods over `kv`, with keys under `prefix`; `retry`
