@@ -32,9 +32,12 @@ async function setup() {
   const cookie = start.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
   const callback = await mock.fetch(start.headers.get("Location")!);
   await auth.handlers.ALL(
-    new Request(callback.headers.get("Location")!.replace(/^http:\/\/[^/]+/, "http://localhost:8000"), {
-      headers: { Cookie: cookie },
-    }),
+    new Request(
+      callback.headers.get("Location")!.replace(/^http:\/\/[^/]+/, "http://localhost:8000"),
+      {
+        headers: { Cookie: cookie },
+      },
+    ),
   );
   const account = await store.getAccount("mock", "gh-1");
   if (account === null) throw new Error("the sign-in linked no account");
@@ -88,6 +91,8 @@ if (import.meta.main) {
   const [floor, byId, latest] = [median(times.floor), median(times.byId), median(times.latest)];
   console.log(
     `floor ${us(floor)}, getAccessToken by id ${us(byId)} (${(byId / floor).toFixed(2)}x), ` +
-      `latest ${us(latest)} (${(latest / floor).toFixed(2)}x); medians of ${calls} alternated calls`,
+      `latest ${us(latest)} (${
+        (latest / floor).toFixed(2)
+      }x); medians of ${calls} alternated calls`,
   );
 }

@@ -252,7 +252,10 @@ export async function createDemo(options) {
   });
 
   // Linked accounts and provider tokens: see accounts_demo.mjs.
-  const accounts = createAccountsDemo({ userinfo: `${origin}/mock-oauth/userinfo`, fetch: mock.fetch });
+  const accounts = createAccountsDemo({
+    userinfo: `${origin}/mock-oauth/userinfo`,
+    fetch: mock.fetch,
+  });
 
   // Two-factor sign-in (TOTP and backup codes): see two_factor_demo.mjs.
   const twoFactor = await createTwoFactorDemo({ issuer: "service-stack demo" });

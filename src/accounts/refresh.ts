@@ -111,12 +111,18 @@ export function expiryOf(now: number, expiresIn: number | undefined): number | u
  * account's tokens were dropped.
  */
 export async function accessTokenOf(
-  deps: RefreshDeps,
+  jose: Jose,
+  now: number,
   account: StoredAccount,
+  depsFor: () => RefreshDeps,
 ): Promise<AccessToken | null> {
   if (account.tokens === "") return null;
-  const tokens = await openTokens(deps.jose, account, account.tokens);
-  if (!needsRefresh(deps, account)) return answer(account, tokens);
+  const tokens = await openTokens(jose, account, account.tokens);
+  // The hot path: a token that lives on needs no dependencies of a refresh.
+  if (account.expiresAt === undefined || account.expiresAt - now > REFRESH_MARGIN_SECONDS) {
+    return answer(account, tokens);
+  }
+  const deps = depsFor();
   const { refreshing } = deps;
   const key = JSON.stringify([account.provider, account.providerAccountId]);
   let flight = refreshing.get(key) as Promise<AccessToken | null> | undefined;

@@ -436,7 +436,11 @@ export function createAuthClient<
       if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) return badRedirectTo();
       // JSON leaves undefined members out.
       const result = await mutate(
-        { method: "POST", path: `/link/${encodeURIComponent(provider)}`, body: { scope, redirectTo } },
+        {
+          method: "POST",
+          path: `/link/${encodeURIComponent(provider)}`,
+          body: { scope, redirectTo },
+        },
         { redirect: false },
         isLinkStart,
       );

@@ -74,8 +74,10 @@ function guardAccountStore(
         return list.map((account) => readAccount(account, { sub }));
       }),
     deleteAccount: (provider: string, providerAccountId: string) =>
-      call("deleteAccount", async () =>
-        Boolean(await store.deleteAccount(provider, providerAccountId))),
+      call(
+        "deleteAccount",
+        async () => Boolean(await store.deleteAccount(provider, providerAccountId)),
+      ),
   });
 }
 
@@ -128,7 +130,9 @@ function checkProviderFields(oauth: unknown): void {
     checkParams(entry.firstLinkParams, `provider "${id}" firstLinkParams`);
     const scope = entry.refreshTokenScope;
     if (scope !== undefined && (typeof scope !== "string" || !SCOPE_TOKENS.test(scope))) {
-      fail(`provider "${id}" refreshTokenScope must be scope tokens; expected e.g. "offline_access".`);
+      fail(
+        `provider "${id}" refreshTokenScope must be scope tokens; expected e.g. "offline_access".`,
+      );
     }
     if (entry.revocationURL !== undefined) {
       checkProviderURL(entry.revocationURL, { id, key: "revocationURL" });

@@ -12,7 +12,12 @@
  * @module
  */
 
-import { type AccessToken, accessTokenOf, expiryOf, type RefreshDeps } from "../accounts/refresh.ts";
+import {
+  type AccessToken,
+  accessTokenOf,
+  expiryOf,
+  type RefreshDeps,
+} from "../accounts/refresh.ts";
 import { addScopes, type PreparedAccount, readPrepared } from "../accounts/prepared.ts";
 import { requestRefresh, revokeToken } from "../accounts/provider_calls.ts";
 import { openTokens, type ProviderTokens, sealTokens } from "../accounts/tokens.ts";
@@ -132,9 +137,13 @@ export async function prepareAccount(
 ): Promise<string> {
   if (account.linked && account.sub !== sub) {
     // No silent re-linking: a linked account signs in its own user or nobody.
-    ctx.logger.log("warn", "sign-in refused: callbacks.signIn named another user for a linked account", {
-      provider: account.provider,
-    });
+    ctx.logger.log(
+      "warn",
+      "sign-in refused: callbacks.signIn named another user for a linked account",
+      {
+        provider: account.provider,
+      },
+    );
     throw new AuthError("access_denied", "The sign-in was refused.");
   }
   const owner = { provider: account.provider, providerAccountId: account.providerAccountId };
@@ -229,7 +238,9 @@ export async function accountAuthorization<P extends AuthorizedProvider>(
     const withTokens = linked.some((account) =>
       account.provider === asked.id && account.tokens !== ""
     );
-    if (!withTokens || link.scope !== undefined) params = { ...params, ...provider.firstLinkParams };
+    if (!withTokens || link.scope !== undefined) {
+      params = { ...params, ...provider.firstLinkParams };
+    }
   }
   const scope = addScopes(addScopes(asked.scope, provider.refreshTokenScope), link?.scope);
   return { ...asked, scope, authorizationParams: params };
@@ -391,45 +402,13 @@ async function revokeAccountTokens(ctx: AuthContext, account: StoredAccount): Pr
   }
 }
 
-/**
- * The access token of the user's account at `provider` (the given one, or
- * the one updated last), refreshed first when it expires within 60 s;
- * `null` without such an account or without tokens.
- */
-export async function userAccessToken(
-  ctx: AuthContext,
-  sub: string,
-  provider: string,
-  providerAccountId: string | undefined,
-): Promise<AccessToken | null> {
-  const { store } = accountsOf(ctx);
-  let account: StoredAccount | null = null;
-  if (providerAccountId !== undefined) {
-    const found = await store.getAccount(provider, providerAccountId);
-    account = found !== null && found.sub === sub ? found : null;
-  } else {
-    // The one updated last; equal times go to the one the store lists last (saved later).
-    for (const candidate of await store.listAccounts(sub)) {
-      if (candidate.provider !== provider) continue;
-      if (account === null || candidate.updatedAt >= account.updatedAt) account = candidate;
-    }
-  }
-  return account === null ? null : await accessTokenOf(refreshDeps(ctx), account);
-}
-
-/** `api.getAccessToken(who, provider, options)`: its arguments checked, then {@link userAccessToken}. */
+/** `api.getAccessToken(who, provider, options)`: its arguments checked, then the account and its token. */
 export async function getAccessToken(
   ctx: AuthContext,
   who: unknown,
   provider: unknown,
   options: unknown,
 ): Promise<AccessToken | null> {
-  const text = (value: unknown, name: string): string => {
-    if (typeof value !== "string" || value === "" || value.length > 256) {
-      throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
-    }
-    return value;
-  };
   text(provider, "provider");
   const id = isRecord(options) ? options.providerAccountId : undefined;
   if (id !== undefined) text(id, "providerAccountId");
@@ -447,7 +426,27 @@ export async function getAccessToken(
       "api.getAccessToken has no user; expected { request } (the incoming Request) or { sub }.",
     );
   }
-  return await userAccessToken(ctx, sub, provider as string, id as string | undefined);
+  const { store, jose } = accountsOf(ctx);
+  let account: StoredAccount | null = null;
+  if (id !== undefined) {
+    const found = await store.getAccount(provider as string, id as string);
+    if (found !== null && found.sub === sub) account = found;
+  } else {
+    // The one updated last; equal times go to the one the store lists last (saved later).
+    for (const candidate of await store.listAccounts(sub)) {
+      if (candidate.provider !== provider) continue;
+      if (account === null || candidate.updatedAt >= account.updatedAt) account = candidate;
+    }
+  }
+  if (account === null) return null;
+  return await accessTokenOf(jose, ctx.clock() / 1000, account, () => refreshDeps(ctx));
+}
+
+function text(value: unknown, name: string): string {
+  if (typeof value !== "string" || value === "" || value.length > 256) {
+    throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
+  }
+  return value;
 }
 
 /** The error for a provider account id or provider that is malformed. */

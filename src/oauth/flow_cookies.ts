@@ -108,7 +108,8 @@ export async function openFlowCookies(
     try {
       const payload = await jose.decodeJWT(token);
       const ok = typeof payload.v === "string" && payload.p === providerId && payload.k === key &&
-        typeof payload.f === "string" && (payload.n === undefined || typeof payload.n === "string") &&
+        typeof payload.f === "string" &&
+        (payload.n === undefined || typeof payload.n === "string") &&
         (payload.l === undefined || typeof payload.l === "string");
       if (!ok) return null;
       return {

@@ -32,7 +32,10 @@ export async function linkRoute(
   const read = await body({ optional: true });
   onlyKeys(read, ["redirectTo", "scope"]);
   const scope = checkLinkScope(read.scope);
-  const redirectTo = await bodyRedirectTo(http, read.redirectTo, { redirect: false, redirectTo: null });
+  const redirectTo = await bodyRedirectTo(http, read.redirectTo, {
+    redirect: false,
+    redirectTo: null,
+  });
   const url = await startOAuthSignIn(ctx, http, {
     providerId: params.provider,
     redirectTo,

@@ -64,7 +64,8 @@ function subOf(text: unknown): string | undefined {
  * ```
  */
 export function redisAccounts(command: RedisAccountCommand, prefix: string): AccountStore {
-  const accountKey = (provider: string, id: string) => `${prefix}account:${accountName(provider, id)}`;
+  const accountKey = (provider: string, id: string) =>
+    `${prefix}account:${accountName(provider, id)}`;
   const indexKey = (sub: string) => `${prefix}accounts:${sub}`;
   const script = (source: string, key: string, args: string[]) =>
     command(key, ["EVAL", source, "1", key, ...args]);
@@ -75,9 +76,16 @@ export function redisAccounts(command: RedisAccountCommand, prefix: string): Acc
       const name = accountName(account.provider, account.providerAccountId);
       const key = accountKey(account.provider, account.providerAccountId);
       const moved = await script(SAVE_ACCOUNT, key, [JSON.stringify(account), account.sub]);
-      if (typeof moved === "string") await command(indexKey(moved), ["ZREM", indexKey(moved), name]);
+      if (typeof moved === "string") {
+        await command(indexKey(moved), ["ZREM", indexKey(moved), name]);
+      }
       // The account first, its index entry after: an index never names an account not written.
-      await command(indexKey(account.sub), ["ZADD", indexKey(account.sub), String(Date.now()), name]);
+      await command(indexKey(account.sub), [
+        "ZADD",
+        indexKey(account.sub),
+        String(Date.now()),
+        name,
+      ]);
     },
 
     async getAccount(provider: string, providerAccountId: string) {
@@ -108,7 +116,9 @@ export function redisAccounts(command: RedisAccountCommand, prefix: string): Acc
       });
       // Accounts live in slots of their own: one GET each, sent together.
       const replies = await Promise.all(
-        pairs.map(([provider, id]) => command(accountKey(provider, id), ["GET", accountKey(provider, id)])),
+        pairs.map(([provider, id]) =>
+          command(accountKey(provider, id), ["GET", accountKey(provider, id)])
+        ),
       );
       const accounts: StoredAccount[] = [];
       const gone: string[] = [];

@@ -259,7 +259,11 @@ export function denoKvStore(
   }
 
   return {
-    ...denoKvAccounts(kv, prefix.map((part) => part instanceof Uint8Array ? part.slice() : part), retry),
+    ...denoKvAccounts(
+      kv,
+      prefix.map((part) => part instanceof Uint8Array ? part.slice() : part),
+      retry,
+    ),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);
       const expireIn = Math.ceil(session.expiresAt * 1000 - Date.now());

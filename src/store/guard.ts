@@ -91,7 +91,12 @@ export async function bounded<T>(
 ): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const pending = Promise.resolve().then(call);
+    let pending: Promise<T>;
+    try {
+      pending = call(); // at once: no turn lost before a store that answers at once
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
     let settled = false;
     pending.then(() => settled = true, () => settled = true);
     // A store that answers at once (memory) needs no timer: arm one only for a call still pending.

@@ -60,7 +60,10 @@ Deno.test("client: accounts.list and accounts.unlink", async () => {
   const listed = await client.accounts.list();
   assert.equal(listed.error, null);
   assert.deepEqual(listed.data!.accounts.map((a) => a.providerAccountId), ["gh-1"]);
-  assert.deepEqual(await client.accounts.unlink("mock", "gh-1"), { data: { ok: true }, error: null });
+  assert.deepEqual(await client.accounts.unlink("mock", "gh-1"), {
+    data: { ok: true },
+    error: null,
+  });
   assert.deepEqual((await client.accounts.list()).data!.accounts, []);
   const again = await client.accounts.unlink("mock", "gh-1");
   assert.equal(again.error?.status, 404);

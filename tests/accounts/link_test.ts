@@ -333,7 +333,11 @@ Deno.test("accounts: a user with two-factor links without a second step; a sign-
   clock.advance(5);
   const first = await signIn(other, mock, "gh-1");
   assert.match(first.headers.get("Location")!, /twoFactor/);
-  assert.equal((await store.getAccount("mock", "gh-1"))?.tokens, before.tokens, "nothing saved yet");
+  assert.equal(
+    (await store.getAccount("mock", "gh-1"))?.tokens,
+    before.tokens,
+    "nothing saved yet",
+  );
   clock.advance(30);
   const verified = await other.send("POST", "/auth/twoFactor/verify", { code: await code() });
   assert.equal(verified.status, 200, await verified.clone().text());
@@ -350,8 +354,10 @@ Deno.test("accounts: without accounts the api methods reject with a TypeError na
       () => auth.api.getAccessToken({ sub: "u" }, "github"),
     ]
   ) {
-    await assert.rejects(call, (error: unknown) =>
-      error instanceof TypeError && error.message.includes("accounts"));
+    await assert.rejects(
+      call,
+      (error: unknown) => error instanceof TypeError && error.message.includes("accounts"),
+    );
   }
   const response = await auth.handlers.ALL(new Request("http://localhost:8000/auth/accounts"));
   assert.equal(response.status, 404);

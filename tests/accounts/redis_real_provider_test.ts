@@ -4,6 +4,7 @@
 // and no token the provider issued is ever in a response, a cookie, a
 // Location, a log entry, or in clear in Redis.
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import { createClient } from "npm:redis@6";
 import { redisStore } from "../../redis.ts";
 import { startRedisServer } from "../support/redis_server.ts";
@@ -62,7 +63,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "accounts, real provider and Redis: no issued token is in a response, cookie, Location, log or in clear in Redis",
+  name:
+    "accounts, real provider and Redis: no issued token is in a response, cookie, Location, log or in clear in Redis",
   ignore,
   fn: async () => {
     await using redis = await startRedisServer();

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { AuthError } from "../../mod.ts";
 import {
-  AccountBrowser,
+  type AccountBrowser,
   Clock,
   providerUnavailable,
   realProviderAuth,
@@ -18,7 +18,8 @@ import {
 const ignore = (await providerUnavailable()) !== undefined;
 
 Deno.test({
-  name: "accounts, real provider: a sign-in links the account and getAccessToken answers without a refresh",
+  name:
+    "accounts, real provider: a sign-in links the account and getAccessToken answers without a refresh",
   ignore,
   fn: async () => {
     await using op = await startRefreshProvider();
@@ -42,7 +43,8 @@ function sessionRequest(browser: AccountBrowser): Request {
 }
 
 Deno.test({
-  name: "accounts, real provider: 20 concurrent calls after expiry make one refresh; the rotated refresh token is kept",
+  name:
+    "accounts, real provider: 20 concurrent calls after expiry make one refresh; the rotated refresh token is kept",
   ignore,
   fn: async () => {
     await using op = await startRefreshProvider();
@@ -67,7 +69,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "accounts, real provider: a revoked grant gives 401 invalid_grant, drops the tokens, then null without a call",
+  name:
+    "accounts, real provider: a revoked grant gives 401 invalid_grant, drops the tokens, then null without a call",
   ignore,
   fn: async () => {
     await using op = await startRefreshProvider();
@@ -116,7 +119,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "accounts, real provider: unlinking revokes the refresh token at the provider and deletes the account",
+  name:
+    "accounts, real provider: unlinking revokes the refresh token at the provider and deletes the account",
   ignore,
   fn: async () => {
     await using op = await startRefreshProvider();

@@ -37,7 +37,9 @@ export async function accountContract(
   // A user's list, in save order; another user's accounts are not in it.
   await store.saveAccount(account({ provider: "google", providerAccountId: "g-1" }));
   await store.saveAccount(account({ provider: "github", providerAccountId: "9", sub: "user-2" }));
-  await store.saveAccount(account({ provider: "github", providerAccountId: "583231", updatedAt: 1_800_000_200 }));
+  await store.saveAccount(
+    account({ provider: "github", providerAccountId: "583231", updatedAt: 1_800_000_200 }),
+  );
   const listed = await store.listAccounts("user-1");
   assert.deepEqual(listed.map((a) => `${a.provider}:${a.providerAccountId}`), [
     "google:g-1",
@@ -75,4 +77,3 @@ export async function accountContract(
   await assert.rejects(() => store.getAccount("", "1"), TypeError);
   await assert.rejects(() => store.listAccounts(""), TypeError);
 }
-

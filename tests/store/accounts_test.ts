@@ -3,10 +3,12 @@
 // providerAccountId), a user's list in save order, moves between users,
 // deletion, checked input, and values that are copies.
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import { createClient } from "npm:redis@6";
+// deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import { Redis } from "npm:ioredis@6";
 import { memoryStore } from "../../mod.ts";
-import { accountContract, account } from "./_accounts_contract.ts";
+import { account, accountContract } from "./_accounts_contract.ts";
 import { denoKvStore, type KvLike } from "../../deno_kv.ts";
 import { redisStore } from "../../redis.ts";
 import { startRedisServer } from "../support/redis_server.ts";
