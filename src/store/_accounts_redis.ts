@@ -38,6 +38,18 @@ end
 return false
 `;
 
+// Puts an account name last in its user's index: scored by the save time (ms), and above every
+// other entry, so that two saves in one millisecond keep their order. KEYS: index. ARGV: ms, name.
+const INDEX_ACCOUNT = `
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+local score = tonumber(ARGV[1])
+if #last == 2 and last[1] ~= ARGV[2] and tonumber(last[2]) >= score then
+  score = tonumber(last[2]) + 1
+end
+redis.call('ZADD', KEYS[1], string.format('%d', score), ARGV[2])
+return 1
+`;
+
 // Deletes a key and returns what it held. KEYS: account.
 const TAKE_ACCOUNT = `
 local old = redis.call('GET', KEYS[1])
@@ -80,12 +92,7 @@ export function redisAccounts(command: RedisAccountCommand, prefix: string): Acc
         await command(indexKey(moved), ["ZREM", indexKey(moved), name]);
       }
       // The account first, its index entry after: an index never names an account not written.
-      await command(indexKey(account.sub), [
-        "ZADD",
-        indexKey(account.sub),
-        String(Date.now()),
-        name,
-      ]);
+      await script(INDEX_ACCOUNT, indexKey(account.sub), [String(Date.now()), name]);
     },
 
     async getAccount(provider: string, providerAccountId: string) {
