@@ -31,6 +31,7 @@ export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
 export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
 export { accounts } from "./src/features/mod.ts";
+export { apiKeys, serviceTokens } from "./src/features/mod.ts";
 export * from "./src/oauth/providers/all.ts";
 
 // Neither built-in providers by id nor features beyond those the config lists.

@@ -43,6 +43,10 @@ export type {
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/crypto/password.ts";
 export type { Handler } from "./src/handler.ts";
+export type { ClientInfo } from "./src/rate_limit/address.ts";
+export type { RateLimitConfig } from "./src/config/rate_limit.ts";
+export type { RateLimitKey } from "./src/rate_limit/limit.ts";
+export type { RateLimitRule } from "./src/rate_limit/rules.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
 export type {
   AccountStore,
@@ -59,6 +63,14 @@ export type { Passkey } from "./src/core/passkeys.ts";
 export type { AccountsConfig } from "./src/config/accounts.ts";
 export type { LinkedAccount, ProviderAccessToken } from "./src/config/feature.ts";
 export type { GetAccessTokenOptions } from "./src/api.ts";
+export type { ApiKeysConfig, ServiceTokensConfig } from "./src/config/service_tokens.ts";
+export type { AccessTokenOptions } from "./src/service_tokens/access_token.ts";
+export type {
+  ApiKey,
+  CreateApiKeyOptions,
+  CreatedApiKey,
+  VerifiedApiKey,
+} from "./src/service_tokens/types.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,

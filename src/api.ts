@@ -24,6 +24,13 @@ import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
 import { isRecord } from "./is_record.ts";
 import type { Session, User } from "./types.ts";
+import type { AccessTokenOptions } from "./service_tokens/access_token.ts";
+import type {
+  ApiKey,
+  CreateApiKeyOptions,
+  CreatedApiKey,
+  VerifiedApiKey,
+} from "./service_tokens/types.ts";
 
 /** Options of `api.signIn`. */
 export interface SignInOptions {
@@ -131,6 +138,28 @@ export interface AuthAPI<U extends User = User> {
     provider: string,
     options?: GetAccessTokenOptions,
   ): Promise<ProviderAccessToken | null>;
+   * An access token (RFC 9068, `typ: "at+jwt"`) for another service:
+   * `{ request }` for the request's user (`null` without a session), or
+   * `{ sub }` for a user your server code names. Needs `serviceTokens`;
+   * invalid options throw a `TypeError`.
+   */
+  issueAccessToken(
+    subject: { request: Request } | { sub: string },
+    options: AccessTokenOptions,
+  ): Promise<string | null>;
+  /**
+   * The API key in the request's `Authorization: Bearer` header:
+   * `{ sub, keyId, scopes }`, or `null` for a missing, malformed, unknown,
+   * revoked or expired key. Needs `apiKeys`; a failing store throws
+   * `AuthError` 503.
+   */
+  verifyApiKey(request: Request): Promise<VerifiedApiKey | null>;
+  /** Creates an API key for a user: its text (show it once) and its record. Needs `apiKeys`. */
+  createApiKey(sub: string, options: CreateApiKeyOptions): Promise<CreatedApiKey>;
+  /** The user's API keys, oldest first (never their text or hash). Needs `apiKeys`. */
+  listApiKeys(sub: string): Promise<ApiKey[]>;
+  /** Deletes one of the user's API keys; `false` for anyone else's and unknown ids. Needs `apiKeys`. */
+  deleteApiKey(sub: string, id: string): Promise<boolean>;
   /** Updates the session's user fields; `null` when there is no session. Throws `AuthError` on invalid data. */
   updateSession(
     request: Request,
@@ -220,6 +249,22 @@ function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "getAcce
   return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
+/** A service token or API key operation behind `api.{method}`; throws when its feature is not configured. */
+function serviceOf<
+  M extends "issueAccessToken" | "verifyApiKey" | "createApiKey" | "listApiKeys" | "deleteApiKey",
+>(ctx: AuthContext, method: M): NonNullable<FeatureHooks<AuthContext>[M]> {
+  const operation = ctx[method];
+  const configured = method === "issueAccessToken" ? ctx.serviceTokens : ctx.apiKeys;
+  if (!configured || operation === undefined) {
+    throw new TypeError(
+      method === "issueAccessToken"
+        ? "api.issueAccessToken has no signing keys; expected serviceTokens: { keys: [keyPair] } in createAuth."
+        : `api.${method} has no API keys to ask; expected apiKeys: { store } in createAuth.`,
+    );
+  }
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
+}
+
 function requiredText(value: unknown, name: string): string {
   if (typeof value !== "string" || value === "" || value.length > 256) {
     throw new TypeError(`${name} is invalid; expected a string of 1 to 256 characters.`);
@@ -298,6 +343,47 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
       options?: GetAccessTokenOptions,
     ): Promise<ProviderAccessToken | null> {
       return await accountsOperation(ctx, "getAccessToken")(ctx, who, provider, options);
+    },
+
+    async issueAccessToken(
+      subject: { request: Request } | { sub: string },
+      options: AccessTokenOptions,
+    ): Promise<string | null> {
+      const issue = serviceOf(ctx, "issueAccessToken");
+      const given = subject as Record<string, unknown>;
+      if (isRecord(given) && given.request instanceof Request) {
+        return await issue(ctx, { http: httpContext(ctx, given.request) }, options);
+      }
+      if (!isRecord(given) || !("sub" in given)) {
+        throw new TypeError(
+          "api.issueAccessToken has no subject; expected { request } (the incoming Request) or { sub }.",
+        );
+      }
+      return await issue(ctx, { sub: requiredText(given.sub, "sub") }, options);
+    },
+
+    async verifyApiKey(request: Request): Promise<VerifiedApiKey | null> {
+      const verify = serviceOf(ctx, "verifyApiKey");
+      if (!(request instanceof Request)) {
+        throw new TypeError("api.verifyApiKey has no request; expected the incoming Request.");
+      }
+      return await verify(ctx, request);
+    },
+
+    async createApiKey(sub: string, options: CreateApiKeyOptions): Promise<CreatedApiKey> {
+      const create = serviceOf(ctx, "createApiKey");
+      return await create(ctx, requiredText(sub, "sub"), options);
+    },
+
+    async listApiKeys(sub: string): Promise<ApiKey[]> {
+      const list = serviceOf(ctx, "listApiKeys");
+      return await list(ctx, requiredText(sub, "sub"));
+    },
+
+    async deleteApiKey(sub: string, id: string): Promise<boolean> {
+      const remove = serviceOf(ctx, "deleteApiKey");
+      if (typeof id !== "string") throw new TypeError("id is invalid; expected an API key id.");
+      return await remove(ctx, requiredText(sub, "sub"), id);
     },
 
     async getSession(request: Request): Promise<Session<U> | null> {

@@ -43,7 +43,17 @@ import type {
   PasskeyUserVerification,
 } from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
+import {
+  type RateLimitConfig,
+  type RateLimitSettings,
+  resolveRateLimit,
+} from "./config/rate_limit.ts";
 import type { TwoFactorConfig, TwoFactorSettings } from "./config/two_factor.ts";
+import type {
+  ApiKeysConfig,
+  ServiceTokensConfig,
+  ServiceTokenSettings,
+} from "./config/service_tokens.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
@@ -79,6 +89,8 @@ export type {
   SignInResult,
   TwoFactorConfig,
 };
+export type { ApiKeysConfig, ServiceTokensConfig };
+export type { RateLimitConfig };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
@@ -197,6 +209,12 @@ export interface AuthConfig<
    * sealed at rest and refreshed once for any number of callers.
    */
   accounts?: AccountsConfig;
+   * Access tokens for other services: the key pairs that sign them
+   * (`api.issueAccessToken`) and that `GET /jwks` publishes.
+   */
+  serviceTokens?: ServiceTokensConfig;
+  /** API keys for scripts (`POST`/`GET /apiKeys`, `api.verifyApiKey`), kept as keyed hashes. */
+  apiKeys?: ApiKeysConfig;
   /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
@@ -236,6 +254,15 @@ export interface AuthConfig<
   env?: Readonly<Record<string, string | undefined>>;
   /** The clock, in milliseconds since the epoch (tests). Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Per-client limits of every route that signs in, sends a message or
+   * creates something (on by default: see the rules in the docs). `false`
+   * turns them off; `rules` changes a rule by name (`{ max, window }`, or
+   * `false` for no limit on that route); `key(request, route)` chooses what
+   * to count by instead of the client's address. Counted in `session.store`
+   * when set (shared by instances), else per process.
+   */
+  rateLimit?: RateLimitConfig;
 }
 
 /** Everything an instance needs, built once from the config and frozen. */
@@ -251,6 +278,8 @@ export interface AuthContext
     TwoFactorSettings,
     PasskeySettings,
     AccountSettings,
+    ServiceTokenSettings,
+    RateLimitSettings,
     FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
@@ -282,6 +311,8 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "twoFactor",
   "passkeys",
   "accounts",
+  "serviceTokens",
+  "apiKeys",
   "features",
   "jwt",
   "session",
@@ -292,6 +323,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "fetch",
   "env",
   "clock",
+  "rateLimit",
 ]);
 
 function envReader(env: unknown): EnvReader {
@@ -364,6 +396,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
+  const rateLimit = resolveRateLimit(config.rateLimit);
   const inputs: FeatureInputs = {
     config: record,
     logger,
@@ -416,6 +449,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     ...features,
     ...hooks,
     ...pages,
+    ...rateLimit,
     ...resolved as
       & EmailSettings
       & TwoFactorSettings

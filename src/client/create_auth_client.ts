@@ -9,6 +9,7 @@ import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
 import { autofillSupported, ceremony, passkeysSupported } from "./passkey.ts";
+import { apiKeyClient } from "./api_keys.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
 import type { ClientLinkedAccount, LinkAccountOptions } from "./types.ts";
 import type {
@@ -463,5 +464,9 @@ export function createAuthClient<
         return result.error ? result : { data: { ok: true as const }, error: null };
       },
     },
+    apiKeys: apiKeyClient({
+      mutate: (request, accept) => mutate(request, { redirect: false }, accept),
+      get: (path, accept) => send(resolved, { method: "GET", path }, accept),
+    }),
   };
 }

@@ -17,15 +17,30 @@ import type { OAuthTokens } from "../oauth/types.ts";
 import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
 import { isRecord } from "../is_record.ts";
+import type { ApiKey, CreatedApiKey, VerifiedApiKey } from "../service_tokens/types.ts";
 
 /**
  * The name `core.ts` exports each optional feature under: the config key it
  * serves, except `webCryptoKeys`, which lets `secret` hold Web Crypto keys.
  */
-export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys" | "accounts";
+export type FeatureKey =
+  | "email"
+  | "twoFactor"
+  | "passkeys"
+  | "webCryptoKeys"
+  | "serviceTokens"
+  | "apiKeys"
+  | "accounts";
 
 /** The features that serve a config key of their own. */
-const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys", "accounts"] as const;
+const CONFIG_FEATURE_KEYS = [
+  "email",
+  "twoFactor",
+  "passkeys",
+  "serviceTokens",
+  "apiKeys",
+  "accounts",
+] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
@@ -95,6 +110,20 @@ export interface FeatureHooks<C> {
   readonly listPasskeys?: (ctx: C, sub: string) => Promise<Passkey[]>;
   /** Passkeys: `api.deletePasskey`. */
   readonly deletePasskey?: (ctx: C, sub: string, id: string) => Promise<boolean>;
+  /** Service tokens: `api.issueAccessToken` (`null`: the request has no session). */
+  readonly issueAccessToken?: (
+    ctx: C,
+    subject: { http: HttpContext } | { sub: string },
+    options: unknown,
+  ) => Promise<string | null>;
+  /** API keys: `api.verifyApiKey`. */
+  readonly verifyApiKey?: (ctx: C, request: Request) => Promise<VerifiedApiKey | null>;
+  /** API keys: `api.createApiKey`. */
+  readonly createApiKey?: (ctx: C, sub: string, input: unknown) => Promise<CreatedApiKey>;
+  /** API keys: `api.listApiKeys`. */
+  readonly listApiKeys?: (ctx: C, sub: string) => Promise<ApiKey[]>;
+  /** API keys: `api.deleteApiKey`. */
+  readonly deleteApiKey?: (ctx: C, sub: string, id: string) => Promise<boolean>;
   /** Accounts: the user a provider account signs in (linked, or a new random `sub`). */
   readonly accountUser?: (
     ctx: C,
@@ -237,7 +266,15 @@ export interface AuthFeature {
    * The config key it serves (`oidc` serves providers with an issuer,
    * `webCryptoKeys` Web Crypto keys in `secret`).
    */
-  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys" | "accounts";
+  readonly key:
+    | "email"
+    | "twoFactor"
+    | "passkeys"
+    | "oidc"
+    | "webCryptoKeys"
+    | "serviceTokens"
+    | "apiKeys"
+    | "accounts";
 }
 
 /**

@@ -87,7 +87,12 @@ export async function finishSignIn(
   attempt: SignInAttempt,
 ): Promise<Session | TwoFactorRequired> {
   const verifiedEmail = attempt.verifiedEmail;
-  let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
+  // The app's records may say the address is verified; a provider's profile may not.
+  let user = await validateUser(ctx, attempt.user, {
+    source: attempt.source,
+    verifiedEmail,
+    trustEmailVerified: attempt.source === "app",
+  });
   // Linked accounts: a provider account signs in the user it is linked to, else a new random one.
   const tokens = attempt.source === "provider" ? attempt.tokens : undefined;
   const account = tokens && await ctx.accountUser?.(ctx, attempt.provider, user.sub);
@@ -106,7 +111,11 @@ export async function finishSignIn(
       ctx.logger.log("info", "sign-in refused by callbacks.signIn", { provider: attempt.provider });
       throw new AuthError("access_denied", "The sign-in was refused.");
     }
-    user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
+    user = await validateUser(ctx, linked, {
+      source: "app",
+      verifiedEmail,
+      trustEmailVerified: true,
+    });
   }
   // Linked accounts: the tokens sealed now, saved once the user is certain (after any second step).
   const prepared = account && await ctx.prepareAccount?.(ctx, account, user.sub, tokens!);

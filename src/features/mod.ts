@@ -11,12 +11,15 @@ import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
+import { apiKeys, serviceTokens } from "./service_tokens.ts";
 
 export { accounts, email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { apiKeys, serviceTokens };
 
 /**
- * Email, two-factor, passkeys, OpenID Connect, Web Crypto keys and linked accounts: what
- * `createAuth` of `@service-stack/auth` always includes.
+ * Email, two-factor, passkeys, OpenID Connect, Web Crypto keys, service
+ * tokens, API keys and linked accounts: what `createAuth` of
+ * `@service-stack/auth` always includes.
  */
 export const ALL_FEATURES: readonly AuthFeature[] = [
   email,
@@ -24,5 +27,7 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   passkeys,
   oidc,
   webCryptoKeys,
+  serviceTokens,
+  apiKeys,
   accounts,
 ];

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ClientInfo } from "../rate_limit/address.ts";
 import { toWebRequest, UnreadableRequest } from "./_request.ts";
 import { writeWebResponse } from "./_response.ts";
 import type {
@@ -48,7 +49,9 @@ function sendError(
  * malformed `Host` gets a 400 `invalid_request`. The body is streamed, or
  * rebuilt from `req.body` when a body parser (`express.json()`,
  * `express.urlencoded()`, `express.text()`, `express.raw()`) has already
- * read it. Every `Set-Cookie` of the response is its own header line.
+ * read it. Every `Set-Cookie` of the response is its own header line. The
+ * handler's second argument is `{ remoteAddr: { hostname } }` with the
+ * socket's address (`req.socket.remoteAddress`), which rate limits count by.
  *
  * The returned function never rejects: an error thrown by the handler or
  * while writing is passed to `options.onError` and answered with a 500
@@ -84,7 +87,7 @@ function sendError(
  * ```
  */
 export function toNodeHandler(
-  handler: (request: Request) => Response | Promise<Response>,
+  handler: (request: Request, info?: ClientInfo) => Response | Promise<Response>,
   options: ToNodeHandlerOptions = {},
 ): NodeHandler {
   const onError = options.onError ?? ((error: unknown) => console.error(error));
@@ -121,7 +124,8 @@ export function toNodeHandler(
         sendError(res, 400, { error: "invalid_request", error_description: error.message });
         return;
       }
-      await writeWebResponse(res, await handler(request), {
+      const info = { remoteAddr: { hostname: req.socket?.remoteAddress } };
+      await writeWebResponse(res, await handler(request, info), {
         method: request.method,
         isClosed: () => closed,
       });

@@ -27,6 +27,8 @@ import {
 import type { PasskeyStore, SessionStore, StoredPasskey, StoredSession } from "./types.ts";
 import type { AccountStore } from "./types.ts";
 import { memoryAccounts } from "./_accounts_memory.ts";
+import type { ApiKeyStore } from "./types.ts";
+import { memoryApiKeys } from "./_api_keys_memory.ts";
 
 /** Options for {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
@@ -96,6 +98,8 @@ const DEFAULT_MAX_SESSIONS_PER_USER = 100;
  *
  * It is also a `PasskeyStore` (`passkeys: { store: memoryStore(), ... }`):
  * passkeys are never evicted and never expire, and are lost on restart.
+ * And an `ApiKeyStore` (`apiKeys: { store: memoryStore() }`): API keys are
+ * never evicted, and an expired one is never returned.
  *
  * @example
  * ```ts
@@ -108,7 +112,7 @@ const DEFAULT_MAX_SESSIONS_PER_USER = 100;
  */
 export function memoryStore(
   options: MemoryStoreOptions = {},
-): SessionStore & PasskeyStore & AccountStore {
+): SessionStore & PasskeyStore & AccountStore & ApiKeyStore {
   const fallback = bound(options.maxEntries, "maxEntries", DEFAULT_MAX_ENTRIES);
   const maxSessions = bound(options.maxSessions, "maxSessions", fallback);
   const maxPerUser = bound(
@@ -184,6 +188,7 @@ export function memoryStore(
 
   return {
     ...memoryAccounts(),
+    ...memoryApiKeys(now),
     saveSession: (input) =>
       settle(() => {
         const session = Object.freeze(checkSession(input));

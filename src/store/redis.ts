@@ -50,6 +50,8 @@ import type {
   StoredSession,
 } from "./types.ts";
 import { type AccountStore, redisAccounts } from "./_accounts_redis.ts";
+import type { ApiKeyStore } from "./types.ts";
+import { redisApiKeys } from "./_api_keys_redis.ts";
 
 /**
  * A connected node-redis client (npm `redis`, v4 or later, `createClient`):
@@ -370,6 +372,12 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * resolves. Values read back are checked: a key holding anything the store
  * did not write rejects the call.
  *
+ * When a cluster master dies, its keys fail closed (503) until its replica
+ * is promoted and the client sees it: ioredis in about 3 s, node-redis 6
+ * in about 6 s (3 s with the options in docs/redis-cluster.md). node-redis
+ * 4 and 5 never see it (they refresh their slot map only on `MOVED`, which
+ * a dead node never sends): on a cluster, use ioredis or node-redis 6+.
+ *
  * It is also a `PasskeyStore` (`passkeys: { store: redisStore(client), ... }`):
  * a passkey is one hash and its user's set of ids, with no TTL.
  *
@@ -416,7 +424,7 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
 export function redisStore(
   client: RedisClient,
   options: RedisStoreOptions = {},
-): SessionStore & PasskeyStore & AccountStore {
+): SessionStore & PasskeyStore & AccountStore & ApiKeyStore {
   const command = commandFor(client);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
@@ -449,6 +457,7 @@ export function redisStore(
 
   return {
     ...redisAccounts(command, prefix),
+    ...redisApiKeys(command, prefix),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);
       const nowMs = Date.now();
