@@ -138,6 +138,7 @@ export interface AuthAPI<U extends User = User> {
     provider: string,
     options?: GetAccessTokenOptions,
   ): Promise<ProviderAccessToken | null>;
+  /**
    * An access token (RFC 9068, `typ: "at+jwt"`) for another service:
    * `{ request }` for the request's user (`null` without a session), or
    * `{ sub }` for a user your server code names. Needs `serviceTokens`;

@@ -209,6 +209,7 @@ export interface AuthConfig<
    * sealed at rest and refreshed once for any number of callers.
    */
   accounts?: AccountsConfig;
+  /**
    * Access tokens for other services: the key pairs that sign them
    * (`api.issueAccessToken`) and that `GET /jwks` publishes.
    */
