@@ -34,6 +34,7 @@ export type {
   User,
 } from "./src/types.ts";
 export type {
+  AccountsClient,
   AuthClient,
   AuthClientError,
   AuthClientOptions,
@@ -41,9 +42,11 @@ export type {
   ClientFetch,
   ClientHeaders,
   ClientHeadersInit,
+  ClientLinkedAccount,
   ClientPasskey,
   EmailSignInOptions,
   InferUser,
+  LinkAccountOptions,
   PasskeyClient,
   PasskeySignInOptions,
   RedirectOptions,

@@ -32,6 +32,7 @@ export type { AuthConfig, AuthFeature } from "./src/config.ts";
 export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
 export { sso } from "./src/features/mod.ts";
 export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
+export { accounts } from "./src/features/mod.ts";
 export { apiKeys, serviceTokens } from "./src/features/mod.ts";
 // What a bundled app needs beside createAuth, from the same entry (a bundler drops what is unused).
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";

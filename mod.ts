@@ -61,6 +61,9 @@ export type {
 } from "./src/store/types.ts";
 export type { Passkey } from "./src/core/passkeys.ts";
 export type { SsoConfig, SsoConnection, SsoQuery } from "./src/sso/types.ts";
+export type { AccountsConfig } from "./src/config/accounts.ts";
+export type { LinkedAccount, ProviderAccessToken } from "./src/config/feature.ts";
+export type { GetAccessTokenOptions } from "./src/api.ts";
 export type { ApiKeysConfig, ServiceTokensConfig } from "./src/config/service_tokens.ts";
 export type { AccessTokenOptions } from "./src/service_tokens/access_token.ts";
 export type {

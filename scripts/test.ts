@@ -52,6 +52,8 @@ const SLOW_FIRST = [
   "tests/e2e/examples_test.ts",
   "tests/oauth/oidc/jwks_test.ts",
   "tests/testing/check_store_test.ts",
+  "tests/accounts/refresh_real_provider_test.ts",
+  "tests/accounts/redis_real_provider_test.ts",
 ];
 
 async function run(label: string, args: string[], env?: Record<string, string>): Promise<boolean> {

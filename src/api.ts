@@ -7,6 +7,7 @@
 
 import type { AuthContext, Credentials } from "./config.ts";
 import type { FeatureHooks, Passkey } from "./config/feature.ts";
+import type { LinkedAccount, ProviderAccessToken } from "./config/feature.ts";
 import { startOAuthSignIn } from "./core/oauth_sign_in.ts";
 import {
   checkedRedirectTarget,
@@ -81,6 +82,12 @@ export interface ListSessionsOptions {
   request?: Request;
 }
 
+/** Options of `api.getAccessToken`. */
+export interface GetAccessTokenOptions {
+  /** Which of the user's accounts at the provider; default the one updated last. */
+  providerAccountId?: string;
+}
+
 /** The server API of an instance. */
 export interface AuthAPI<U extends User = User> {
   /** The request's session, or `null` for any missing, invalid or expired session. Never throws. */
@@ -105,6 +112,32 @@ export interface AuthAPI<U extends User = User> {
   listPasskeys(sub: string): Promise<Passkey[]>;
   /** Deletes one of the user's passkeys; `false` for anyone else's and unknown ids. Needs `passkeys`. */
   deletePasskey(sub: string, id: string): Promise<boolean>;
+  /**
+   * The user's linked accounts (never tokens), oldest link first. Needs
+   * `accounts`; throws `AuthError` 503 when the store fails.
+   */
+  listAccounts(sub: string): Promise<LinkedAccount[]>;
+  /**
+   * Unlinks one of the user's accounts, revoking its tokens at the provider
+   * first (RFC 7009, best effort); `true` only when it was this user's and
+   * is gone. Needs `accounts`.
+   */
+  unlinkAccount(sub: string, provider: string, providerAccountId: string): Promise<boolean>;
+  /**
+   * The access token of the user's account at `provider` (the request's
+   * session user, or `sub`; without `providerAccountId`, the account updated
+   * last), refreshed first when it expires within 60 seconds; `null` with no
+   * such account, no session, or tokens already dropped. Throws `AuthError`
+   * 401 `invalid_grant` when the provider refused the refresh (the tokens
+   * are dropped: the user signs in with the provider again) and 503
+   * `temporarily_unavailable` when the provider failed (the tokens are kept).
+   * Needs `accounts`.
+   */
+  getAccessToken(
+    who: { request: Request } | { sub: string },
+    provider: string,
+    options?: GetAccessTokenOptions,
+  ): Promise<ProviderAccessToken | null>;
   /**
    * An access token (RFC 9068, `typ: "at+jwt"`) for another service:
    * `{ request }` for the request's user (`null` without a session), or
@@ -202,6 +235,21 @@ function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
   return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
+/** The accounts feature's operation behind `api.{method}`; throws when accounts are not configured. */
+function accountsOperation<M extends "listAccounts" | "unlinkAccount" | "getAccessToken">(
+  ctx: AuthContext,
+  method: M,
+): NonNullable<FeatureHooks<AuthContext>[M]> {
+  // The feature's hooks come with the accounts option alone.
+  const operation = ctx[method];
+  if (operation === undefined) {
+    throw new TypeError(
+      `api.${method} has no accounts to ask; expected accounts: { store } in createAuth.`,
+    );
+  }
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
+}
+
 /** A service token or API key operation behind `api.{method}`; throws when its feature is not configured. */
 function serviceOf<
   M extends "issueAccessToken" | "verifyApiKey" | "createApiKey" | "listApiKeys" | "deleteApiKey",
@@ -275,6 +323,27 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
       const remove = passkeysOf(ctx, "deletePasskey");
       if (typeof id !== "string") throw new TypeError("id is invalid; expected a credential id.");
       return await remove(ctx, requiredText(sub, "sub"), id);
+    },
+
+    async listAccounts(sub: string): Promise<LinkedAccount[]> {
+      return await accountsOperation(ctx, "listAccounts")(ctx, requiredText(sub, "sub"));
+    },
+
+    async unlinkAccount(sub: string, provider: string, providerAccountId: string) {
+      return await accountsOperation(ctx, "unlinkAccount")(
+        ctx,
+        requiredText(sub, "sub"),
+        provider,
+        providerAccountId,
+      );
+    },
+
+    async getAccessToken(
+      who: { request: Request } | { sub: string },
+      provider: string,
+      options?: GetAccessTokenOptions,
+    ): Promise<ProviderAccessToken | null> {
+      return await accountsOperation(ctx, "getAccessToken")(ctx, who, provider, options);
     },
 
     async issueAccessToken(

@@ -10,6 +10,7 @@ import { fail } from "./config/_check.ts";
 import { resolveBasePath } from "./config/base_path.ts";
 import type { EmailConfig, EmailSettings } from "./config/email.ts";
 import type { SsoConfig, SsoSettings } from "./sso/types.ts";
+import type { AccountsConfig, AccountSettings } from "./config/accounts.ts";
 import {
   type AuthFeature,
   type FeatureDefinition,
@@ -75,6 +76,7 @@ import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type { User } from "./types.ts";
 
 export type {
+  AccountsConfig,
   AuthCallbacks,
   AuthEvents,
   AuthFeature,
@@ -208,6 +210,13 @@ export interface AuthConfig<
    */
   sso?: SsoConfig;
   /**
+   * Linked accounts and provider tokens: a provider sign-in signs in the
+   * user its account is linked to (else a new user), `POST /link/:provider`
+   * links more, and `api.getAccessToken` hands out the provider's tokens,
+   * sealed at rest and refreshed once for any number of callers.
+   */
+  accounts?: AccountsConfig;
+  /**
    * Access tokens for other services: the key pairs that sign them
    * (`api.issueAccessToken`) and that `GET /jwks` publishes.
    */
@@ -277,6 +286,7 @@ export interface AuthContext
     TwoFactorSettings,
     PasskeySettings,
     SsoSettings,
+    AccountSettings,
     ServiceTokenSettings,
     RateLimitSettings,
     FeatureHooks<AuthContext> {
@@ -310,6 +320,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "twoFactor",
   "passkeys",
   "sso",
+  "accounts",
   "serviceTokens",
   "apiKeys",
   "features",
@@ -401,6 +412,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     logger,
     secrets: () => configuredSecrets(config, read),
     readableFlowTokens: keys.readableFlowTokens,
+    webCrypto,
   };
   const resolved: Record<string, unknown> = {};
   for (const feature of featureList) {
@@ -453,6 +465,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
       & TwoFactorSettings
       & PasskeySettings
       & SsoSettings
+      & AccountSettings
       & FeatureHooks<AuthContext>,
     basePath,
     providers,

@@ -19,8 +19,11 @@ import { Browser } from "./server/_helpers.ts";
 // that spares a Web Crypto trip per CSRF check and token signature), plus 1.5% for small changes.
 // Issue 16 aims at 30 kB (see README "Develop"). The rate limiter, part of the core (issue 27:
 // its rules, the client address, the headers), took it from 41,462 to 43,308 bytes (+1.8 kB);
-// 43,855 with main's later changes, plus 1.5%.
-const ONE_PROVIDER_GZIP_BUDGET = 44_500;
+// 43,855 with main's later changes, plus 1.5%. Linked accounts (issue 26) add 461 B of shared
+// code (44,162 -> 44,623: the feature's hooks at sign-in and at the authorization request, the
+// link's flow cookie value and session check, the provider fields for refresh tokens and
+// revocation, the 303 of a form_post link, three api methods).
+const ONE_PROVIDER_GZIP_BUDGET = 44_700;
 
 // Text that only memoryStore and the stores' validation hold: without session.store, the core's
 // per-process counters and one-time marks need neither (sessions, passkeys, key checks).

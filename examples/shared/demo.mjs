@@ -21,6 +21,7 @@ import { createMockProvider } from "@service-stack/auth/testing";
 import { createEmailDemo, RESET_PAGE, sessionUser } from "./email_demo.mjs";
 import { createTwoFactorDemo } from "./two_factor_demo.mjs";
 import { passkeyConfig } from "./passkey_demo.mjs";
+import { createAccountsDemo } from "./accounts_demo.mjs";
 import { createServiceTokensDemo } from "./service_tokens_demo.mjs";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
@@ -251,6 +252,12 @@ export async function createDemo(options) {
     redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
   });
 
+  // Linked accounts and provider tokens: see accounts_demo.mjs.
+  const accounts = createAccountsDemo({
+    userinfo: `${origin}/mock-oauth/userinfo`,
+    fetch: mock.fetch,
+  });
+
   // Two-factor sign-in (TOTP and backup codes): see two_factor_demo.mjs.
   const twoFactor = await createTwoFactorDemo({ issuer: "service-stack demo" });
   // Tokens for a sample API on this server, and API keys: see service_tokens_demo.mjs.
@@ -260,6 +267,9 @@ export async function createDemo(options) {
   const authConfig = {
     oauth: [mock.provider],
     twoFactor: twoFactor.config,
+    // Linked accounts: the mock's accounts, their tokens sealed, a token call at /demo/token.
+    accounts: accounts.config,
+    callbacks: { signIn: accounts.signIn },
     ...serviceTokens.config,
     // The server's discovery, JWKS, token and user-info calls go to the in-process mock, not
     // over the network.
@@ -334,6 +344,7 @@ export async function createDemo(options) {
     return async (request) => {
       const url = new URL(request.url);
       if (twoFactor.handles(url.pathname)) return await twoFactorRoutes(request);
+      if (url.pathname === "/demo/token") return await accounts.token(auth, request);
       if (serviceTokens.handles(url.pathname)) return await serviceTokenRoutes(request);
       if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
         return await mock.handler(request);
@@ -347,7 +358,7 @@ export async function createDemo(options) {
       const asset = assets.get(url.pathname === RESET_PAGE ? "/" : url.pathname);
       if (asset === undefined) {
         return text(
-          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions, " +
+          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions, /demo/token, " +
             "/demo/outbox and /mock-oauth/*.",
           404,
         );
@@ -570,11 +581,12 @@ async function sha256Base64(value) {
 async function loadAssets(runtime, clientModules) {
   /** @param {string} name */
   const read = (name) => readFile(new URL(`./${name}`, import.meta.url), "utf8");
-  const [template, script, style, passkeyScript] = await Promise.all([
+  const [template, script, style, passkeyScript, accountsScript] = await Promise.all([
     read("page.html"),
     read("app.js"),
     read("page.css"),
     read("passkey_page.js"),
+    read("accounts_page.js"),
   ]);
   if (!template.includes("%RUNTIME%")) throw new Error("page.html has no %RUNTIME% placeholder.");
   const html = template.replaceAll("%RUNTIME%", escapeHTML(runtime));
@@ -603,6 +615,7 @@ async function loadAssets(runtime, clientModules) {
     }],
     ["/app.js", { body: script, headers: js }],
     ["/passkey.js", { body: passkeyScript, headers: js }],
+    ["/accounts.js", { body: accountsScript, headers: js }],
     ["/app.css", {
       body: style,
       headers: { "Content-Type": "text/css; charset=utf-8", ...SECURITY_HEADERS },

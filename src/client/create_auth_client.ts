@@ -11,6 +11,7 @@ import { resolveClientOptions } from "./options.ts";
 import { autofillSupported, ceremony, passkeysSupported } from "./passkey.ts";
 import { apiKeyClient } from "./api_keys.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
+import type { ClientLinkedAccount, LinkAccountOptions } from "./types.ts";
 import type {
   AuthClient,
   AuthClientOptions,
@@ -80,6 +81,14 @@ function isRegistered(body: unknown): body is { passkey: ClientPasskey } {
 
 function isPasskeyList(body: unknown): body is { passkeys: ClientPasskey[] } {
   return isRecord(body) && Array.isArray(body.passkeys) && body.passkeys.every(isPasskey);
+}
+
+function isLinkStart(body: unknown): body is { url: string } {
+  return isRecord(body) && typeof body.url === "string";
+}
+
+function isAccountList(body: unknown): body is { accounts: ClientLinkedAccount[] } {
+  return isRecord(body) && Array.isArray(body.accounts);
 }
 
 function isEmpty(body: unknown): body is undefined {
@@ -437,6 +446,39 @@ export function createAuthClient<
       },
     },
     passkey,
+
+    async linkAccount(provider: string, linkOptions: LinkAccountOptions = {}) {
+      const { scope, redirectTo, redirect } = linkOptions ?? {};
+      if (redirectTo !== undefined && !isSafeRedirectTarget(redirectTo)) return badRedirectTo();
+      // JSON leaves undefined members out.
+      const result = await mutate(
+        {
+          method: "POST",
+          path: `/link/${encodeURIComponent(provider)}`,
+          body: { scope, redirectTo },
+        },
+        { redirect: false },
+        isLinkStart,
+      );
+      if (!result.error && redirect !== false) navigate(result.data.url);
+      return result;
+    },
+
+    accounts: {
+      list() {
+        return send(resolved, { method: "GET", path: "/accounts" }, isAccountList);
+      },
+      async unlink(provider: string, providerAccountId: string) {
+        if (!provider || !providerAccountId) {
+          return failure("invalid_request", "expected a provider and an account id.", 0);
+        }
+        const path = `/accounts/${encodeURIComponent(provider)}/${
+          encodeURIComponent(providerAccountId)
+        }`;
+        const result = await mutate({ method: "DELETE", path }, { redirect: false }, isEmpty);
+        return result.error ? result : { data: { ok: true as const }, error: null };
+      },
+    },
     apiKeys: apiKeyClient({
       mutate: (request, accept) => mutate(request, { redirect: false }, accept),
       get: (path, accept) => send(resolved, { method: "GET", path }, accept),

@@ -531,6 +531,14 @@ export interface AuthClient<
   passkey: PasskeyClient<U>;
   /** API keys of the signed-in user: `create`, `list`, `delete`. */
   apiKeys: ApiKeyClient;
+  /**
+   * `POST /link/:provider` with a CSRF token, then navigates the browser to
+   * the provider (unless `redirect: false` or outside a browser): links
+   * another provider account to the signed-in user. Resolves `{ data: { url } }`.
+   */
+  linkAccount(provider: string, options?: LinkAccountOptions): Promise<AuthResult<{ url: string }>>;
+  /** Linked accounts: `list` and `unlink`. */
+  accounts: AccountsClient;
 }
 
 /**
@@ -584,4 +592,65 @@ export interface ApiKeyClient {
   list(): Promise<AuthResult<{ apiKeys: ClientApiKey[] }>>;
   /** `DELETE /apiKeys/:id`: deletes one of the user's keys; resolves `{ ok: true }`. */
   delete(id: string): Promise<AuthResult<{ ok: true }>>;
+}
+
+/**
+ * Options of `linkAccount`.
+ *
+ * @example
+ * ```ts
+ * import type { LinkAccountOptions } from "@service-stack/auth/client";
+ *
+ * const options: LinkAccountOptions = { scope: "repo", redirectTo: "/settings" };
+ * ```
+ */
+export interface LinkAccountOptions {
+  /** Scopes to ask for beyond the provider's default, space-separated (re-consent). */
+  scope?: string;
+  /** Where the browser lands after the provider: a path or a trusted URL. */
+  redirectTo?: string;
+  /** `false` resolves the provider URL without navigating. */
+  redirect?: boolean;
+}
+
+/**
+ * A linked account as `accounts.list()` gives it (never its tokens).
+ *
+ * @example
+ * ```ts
+ * import type { ClientLinkedAccount } from "@service-stack/auth/client";
+ *
+ * const label = (account: ClientLinkedAccount) => `${account.provider} (${account.providerAccountId})`;
+ * ```
+ */
+export interface ClientLinkedAccount {
+  /** The provider id. */
+  provider: string;
+  /** The provider's id of the account. */
+  providerAccountId: string;
+  /** The scopes the provider granted. */
+  scope: string;
+  /** When it was linked (ISO 8601). */
+  createdAt: string;
+  /** When it last changed (ISO 8601). */
+  updatedAt: string;
+}
+
+/**
+ * The signed-in user's linked accounts.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const { data } = await auth.accounts.list();
+ * if (data) await auth.accounts.unlink(data.accounts[0].provider, data.accounts[0].providerAccountId);
+ * ```
+ */
+export interface AccountsClient {
+  /** `GET /accounts`: the user's linked accounts. */
+  list(): Promise<AuthResult<{ accounts: ClientLinkedAccount[] }>>;
+  /** `DELETE /accounts/:provider/:providerAccountId`; resolves `{ ok: true }`. */
+  unlink(provider: string, providerAccountId: string): Promise<AuthResult<{ ok: true }>>;
 }

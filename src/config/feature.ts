@@ -12,7 +12,8 @@ import type { JWTKey } from "../jose/types.ts";
 import type { WebCryptoKit } from "../jose/keys.ts";
 import type { Logger } from "../logger.ts";
 import type { OIDCKit } from "../oauth/oidc/kit.ts";
-import type { User } from "../types.ts";
+import type { Session, User } from "../types.ts";
+import type { OAuthTokens } from "../oauth/types.ts";
 import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
 import { isRecord } from "../is_record.ts";
@@ -29,7 +30,8 @@ export type FeatureKey =
   | "webCryptoKeys"
   | "serviceTokens"
   | "apiKeys"
-  | "sso";
+  | "sso"
+  | "accounts";
 
 /** The features that serve a config key of their own. */
 const CONFIG_FEATURE_KEYS = [
@@ -39,6 +41,7 @@ const CONFIG_FEATURE_KEYS = [
   "serviceTokens",
   "apiKeys",
   "sso",
+  "accounts",
 ] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
@@ -63,6 +66,8 @@ export interface GateInput {
    * (WebAuthn `uv`): that is two factors already, so no second step.
    */
   passkeyUserVerified?: boolean;
+  /** Accounts: the account a provider sign-in links, prepared (sealed), saved once a session starts. */
+  account?: string;
 }
 
 /** A passkey as the routes and the API show it: never its public key. */
@@ -121,6 +126,109 @@ export interface FeatureHooks<C> {
   readonly listApiKeys?: (ctx: C, sub: string) => Promise<ApiKey[]>;
   /** API keys: `api.deleteApiKey`. */
   readonly deleteApiKey?: (ctx: C, sub: string, id: string) => Promise<boolean>;
+  /** Accounts: the user a provider account signs in (linked, or a new random `sub`). */
+  readonly accountUser?: (
+    ctx: C,
+    provider: string,
+    providerAccountId: string,
+  ) => Promise<AccountUser>;
+  /** Accounts: seals a sign-in's tokens into the account to save once the user is certain. */
+  readonly prepareAccount?: (
+    ctx: C,
+    account: AccountUser,
+    sub: string,
+    tokens: Readonly<OAuthTokens>,
+  ) => Promise<string>;
+  /** Accounts: saves a prepared account (after the second step, when one is due). */
+  readonly saveAccount?: (ctx: C, http: HttpContext, prepared: string) => Promise<void>;
+  /** Accounts: the provider with the scope and parameters a request adds (refresh tokens, a link's scope). */
+  readonly accountAuthorization?: <P extends AuthorizedProvider>(
+    ctx: C,
+    provider: P,
+    link: { sub: string; scope?: string } | undefined,
+  ) => Promise<P>;
+  /** Accounts: `api.listAccounts`. */
+  readonly listAccounts?: (ctx: C, sub: string) => Promise<LinkedAccount[]>;
+  /** Accounts: `api.unlinkAccount`. */
+  readonly unlinkAccount?: (
+    ctx: C,
+    sub: string,
+    provider: string,
+    providerAccountId: string,
+  ) => Promise<boolean>;
+  /** Accounts: `api.getAccessToken` (its arguments checked there). */
+  readonly getAccessToken?: (
+    ctx: C,
+    who: unknown,
+    provider: unknown,
+    options: unknown,
+  ) => Promise<ProviderAccessToken | null>;
+  /** Accounts: the session a link callback continues (the one that started it), else refused. */
+  readonly linkSession?: (ctx: C, http: HttpContext, sub: string) => Promise<object>;
+  /** Accounts: completes a link callback; the current session goes on. */
+  readonly completeLink?: (
+    ctx: C,
+    http: HttpContext,
+    current: object,
+    input: LinkCallbackInput,
+  ) => Promise<Session>;
+}
+
+/** A linked account as routes and `api.listAccounts` show it: never its tokens. */
+export interface LinkedAccount {
+  /** The provider id. */
+  provider: string;
+  /** The provider's id of the account (its subject). */
+  providerAccountId: string;
+  /** The scopes the provider granted, space-separated. */
+  scope: string;
+  /** When it was linked (ISO 8601). */
+  createdAt: string;
+  /** When it or its tokens last changed (ISO 8601). */
+  updatedAt: string;
+}
+
+/** A provider's access token as `api.getAccessToken` resolves it. */
+export interface ProviderAccessToken {
+  /** The access token, for the provider's API (`Authorization: Bearer ...`). */
+  accessToken: string;
+  /** Its type, as the provider named it (usually `bearer`). */
+  tokenType: string;
+  /** When it expires (ISO 8601), or `null` when the provider gave no lifetime. */
+  expiresAt: string | null;
+  /** The scopes the provider granted, space-separated. */
+  scope: string;
+}
+
+/** What {@link FeatureHooks.completeLink} is given besides the session. */
+export interface LinkCallbackInput {
+  /** The provider (its id and scope). */
+  provider: AuthorizedProvider;
+  /** The user the provider's profile mapped to (not yet validated). */
+  user: unknown;
+  /** The provider's user-info object. */
+  raw: Readonly<Record<string, unknown>>;
+  /** The provider's tokens. */
+  tokens: Readonly<OAuthTokens>;
+}
+
+/** A provider as linked accounts need it at the authorization request. */
+export interface AuthorizedProvider {
+  readonly id: string;
+  readonly scope: string;
+  readonly authorizationParams: Readonly<Record<string, string>>;
+}
+
+/** The user a provider account signs in, and the account. */
+export interface AccountUser {
+  /** The linked `sub`, or a new random one. */
+  sub: string;
+  /** Whether the account was already linked (then no other `sub` may take it). */
+  linked: boolean;
+  /** The provider id. */
+  provider: string;
+  /** The provider's subject. */
+  providerAccountId: string;
 }
 
 /** What a feature's resolver gets besides its config value. */
@@ -133,6 +241,8 @@ export interface FeatureInputs {
   readonly secrets: () => { keys: readonly JWTKey[]; salt: string | undefined };
   /** Whether tokens of the sealed purposes can be read by whoever holds them (a lone signing key). */
   readonly readableFlowTokens: boolean;
+  /** Support for Web Crypto keys in `secret`, when the instance has it. */
+  readonly webCrypto?: WebCryptoKit;
 }
 
 /**
@@ -166,7 +276,8 @@ export interface AuthFeature {
     | "webCryptoKeys"
     | "serviceTokens"
     | "apiKeys"
-    | "sso";
+    | "sso"
+    | "accounts";
 }
 
 /**

@@ -22,6 +22,12 @@ export interface SignInParams<U extends User = User> {
   tokens?: Readonly<OAuthTokens>;
   /** The incoming request. */
   request: Request;
+  /**
+   * With `accounts`: `true` on the callback of `POST /link/:provider`, where
+   * `user.sub` is the signed-in user the provider account joins; the hook may
+   * refuse (`null`) but not name another user.
+   */
+  link?: boolean;
 }
 
 /**
@@ -88,6 +94,8 @@ export interface AuthEvents<U extends User = User> {
   sessionUpdate?: (event: { session: Session<U>; request: Request }) => void | Promise<void>;
   /** Sessions were revoked through the store (`sessionId` for one, or every session of `sub`). */
   sessionRevoked?: (event: { sub?: string; sessionId?: string }) => void | Promise<void>;
+  /** With `accounts`: a provider account was linked to a user (a first sign-in included). */
+  linkAccount?: (event: { sub: string; provider: string }) => void | Promise<void>;
 }
 
 /** Names of the events. */
@@ -99,6 +107,7 @@ const EVENT_NAMES: readonly AuthEventName[] = [
   "signOut",
   "sessionUpdate",
   "sessionRevoked",
+  "linkAccount",
 ];
 
 /**

@@ -36,6 +36,11 @@ import { callApp } from "./call_app.ts";
 import { finishSignIn } from "./sign_in.ts";
 import type { TwoFactorRequired } from "./two_factor.ts";
 
+/** A link flow without the accounts feature (removed since it started): refused. */
+function refuseLink(): never {
+  throw unknownProviderError();
+}
+
 /** The error for a provider id no provider has: 400 `invalid_request`. */
 export function unknownProviderError(): AuthError {
   return withPlainText(
@@ -80,13 +85,20 @@ async function metadataFor(
 export async function startOAuthSignIn(
   ctx: AuthContext,
   http: HttpContext,
-  options: { providerId: string; redirectTo: string | null },
+  options: {
+    providerId: string;
+    redirectTo: string | null;
+    /** Linked accounts: a link by this signed-in user, with extra scopes to ask for. */
+    link?: { sub: string; scope?: string };
+  },
 ): Promise<string> {
   const configured = providerById(ctx, options.providerId);
   const provider = withMetadata(configured, await metadataFor(ctx, configured));
   const redirectTo = await defaultTarget(http, options.redirectTo);
   const redirectURI = callbackURI(ctx, http, provider.id);
-  const request = createAuthorizationRequest(provider, { redirectURI });
+  // Linked accounts: ask for a refresh token (and a link's scopes).
+  const asked = await ctx.accountAuthorization?.(ctx, provider, options.link) ?? provider;
+  const request = createAuthorizationRequest(asked, { redirectURI });
   const values: FlowValues = {
     state: request.state,
     codeVerifier: request.codeVerifier,
@@ -94,6 +106,7 @@ export async function startOAuthSignIn(
     redirectURI,
   };
   if (request.nonce !== undefined) values.nonce = request.nonce;
+  if (options.link !== undefined) values.link = options.link.sub;
   http.setCookies.push(
     ...await sealFlowCookies(ctx.flowJose, http, {
       providerId: provider.id,
@@ -150,6 +163,10 @@ export async function completeOAuthSignIn(
 ): Promise<Session | TwoFactorRequired> {
   const { flow, params } = callback;
   const oidcInstance = callback.oidc ?? ctx.oidc;
+  // A link continues the session that started it, and only that one: checked before any exchange.
+  const linking = flow.link === undefined
+    ? undefined
+    : await (ctx.linkSession ?? refuseLink)(ctx, http, flow.link);
   const metadata = await metadataFor(ctx, callback.provider, oidcInstance);
   const provider = withMetadata(callback.provider, metadata);
   const code = validateAuthorizationResponse(params, {
@@ -184,6 +201,7 @@ export async function completeOAuthSignIn(
         postedUser: provider.responseMode === "form_post" ? callback.postedUser : undefined,
       }),
   );
+  if (linking) return await ctx.completeLink!(ctx, http, linking, { provider, user, raw, tokens });
   const session = await finishSignIn(ctx, http, {
     user,
     provider: provider.id,

@@ -93,6 +93,10 @@ export async function finishSignIn(
     verifiedEmail,
     trustEmailVerified: attempt.source === "app",
   });
+  // Linked accounts: a provider account signs in the user it is linked to, else a new random one.
+  const tokens = attempt.source === "provider" ? attempt.tokens : undefined;
+  const account = tokens && await ctx.accountUser?.(ctx, attempt.provider, user.sub);
+  if (account) user = { ...user, sub: account.sub };
   const hook = ctx.signInHook;
   if (hook) {
     const linked = await callApp(ctx, "callbacks.signIn", () =>
@@ -113,9 +117,12 @@ export async function finishSignIn(
       trustEmailVerified: true,
     });
   }
+  // Linked accounts: the tokens sealed now, saved once the user is certain (after any second step).
+  const prepared = account && await ctx.prepareAccount?.(ctx, account, user.sub, tokens!);
   // The two-factor feature's gate, when configured: shared code never imports the feature.
-  const pending = await ctx.secondStep?.(ctx, http, { ...attempt, user });
+  const pending = await ctx.secondStep?.(ctx, http, { ...attempt, user, account: prepared });
   if (pending) return pending;
+  if (prepared) await ctx.saveAccount?.(ctx, http, prepared);
   const session = await startSession(ctx, http, user);
   await emit(ctx, "signIn", { user, provider: attempt.provider, request: http.request });
   return session;

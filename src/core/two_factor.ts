@@ -120,6 +120,7 @@ export async function secondStepGate(
     provider: input.provider,
     user: input.user as unknown as Record<string, unknown>,
     ...(input.redirectTo === undefined ? {} : { redirectTo: input.redirectTo }),
+    ...(input.account === undefined ? {} : { account: input.account }),
     ...(resetMark === "" ? {} : { resetMark }),
   }, { now: deps.now });
   setTwoFactorCookie(http, value, PENDING_SIGN_IN_SECONDS);

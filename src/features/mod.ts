@@ -4,6 +4,7 @@
  * @module
  */
 
+import { accounts } from "./accounts.ts";
 import { email } from "./email.ts";
 import type { AuthFeature } from "../config/feature.ts";
 import { oidc } from "./oidc.ts";
@@ -13,14 +14,14 @@ import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
 import { apiKeys, serviceTokens } from "./service_tokens.ts";
 
-export { email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { accounts, email, oidc, passkeys, twoFactor, webCryptoKeys };
 export { sso };
 export { apiKeys, serviceTokens };
 
 /**
  * Email, two-factor, passkeys, OpenID Connect, Web Crypto keys, service
- * tokens and API keys: what `createAuth` of `@service-stack/auth` always
- * includes.
+ * tokens, API keys and linked accounts: what `createAuth` of
+ * `@service-stack/auth` always includes.
  */
 export const ALL_FEATURES: readonly AuthFeature[] = [
   email,
@@ -31,4 +32,5 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   sso,
   serviceTokens,
   apiKeys,
+  accounts,
 ];

@@ -18,14 +18,16 @@ export type TokenPurpose =
   | "oauth-flow"
   | "email"
   | "two-factor"
-  | "passkey";
+  | "passkey"
+  | "provider-tokens";
 
 /** Options of {@link joseForPurpose}: those of `createJose` with a required purpose. */
 export interface PurposeOptions extends Omit<JoseOptions, "mode" | "purpose"> {
   /**
    * What the tokens are for: `"session"`, `"csrf"`, `"oauth-flow"`, `"email"`
    * (email links and codes), `"two-factor"` (the pending second step and the
-   * sealed factor) or `"passkey"` (WebAuthn challenges).
+   * sealed factor) or `"passkey"` (WebAuthn challenges), or `"provider-tokens"` (linked
+   * accounts' sealed provider tokens).
    */
   purpose: TokenPurpose;
   /** The configured `jwt.mode`. It decides session tokens only; default `"sealed"`. */
@@ -39,6 +41,7 @@ const PURPOSES: readonly TokenPurpose[] = [
   "email",
   "two-factor",
   "passkey",
+  "provider-tokens",
 ];
 
 /**
@@ -131,7 +134,7 @@ export function purposeJose(
     throw new TypeError(
       `The purpose ${
         JSON.stringify(purpose)
-      } is unknown; expected "session", "csrf", "oauth-flow", "email", "two-factor" or "passkey".`,
+      } is unknown; expected "session", "csrf", "oauth-flow", "email", "two-factor", "passkey" or "provider-tokens".`,
     );
   }
   const first = Array.isArray(key) ? key[0] : key;

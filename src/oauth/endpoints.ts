@@ -84,6 +84,8 @@ export interface DiscoveredMetadata {
   readonly userinfo_endpoint?: string;
   /** The JWKS URL. */
   readonly jwks_uri?: string;
+  /** RFC 7009 revocation endpoint. */
+  readonly revocation_endpoint?: string;
 }
 
 /**
@@ -133,6 +135,7 @@ export function withMetadata(
     ...defined({
       userInfo: provider.userInfo ?? metadata.userinfo_endpoint,
       jwksURI: provider.jwksURI ?? metadata.jwks_uri,
+      revocationURL: provider.revocationURL ?? metadata.revocation_endpoint,
     }),
   });
 }

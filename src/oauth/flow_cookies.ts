@@ -30,6 +30,8 @@ export interface FlowValues {
   redirectURI: string;
   /** The OpenID Connect `nonce` sent, when one was (sealed with `state`). */
   nonce?: string;
+  /** A link flow (linked accounts): the `sub` of the session that started it (sealed with `state`). */
+  link?: string;
 }
 
 /** The values of a flow read back from its cookies, and when the flow expires. */
@@ -85,6 +87,7 @@ export async function sealFlowCookies(
       k: key,
     };
     if (key === "state" && flow.values.nonce !== undefined) payload.n = flow.values.nonce;
+    if (key === "state" && flow.values.link !== undefined) payload.l = flow.values.link;
     const value = await jose.encodeJWT(payload);
     const spec = scope.jar[key];
     const attributes = flowAttributes(spec, flow.crossSite === true);
@@ -122,13 +125,16 @@ export async function openFlowCookiesMatching(
       const payload = await jose.decodeJWT(token);
       const ok = typeof payload.v === "string" && typeof payload.p === "string" &&
         accept(payload.p) && payload.k === key &&
-        typeof payload.f === "string" && (payload.n === undefined || typeof payload.n === "string");
+        typeof payload.f === "string" &&
+        (payload.n === undefined || typeof payload.n === "string") &&
+        (payload.l === undefined || typeof payload.l === "string");
       if (!ok) return null;
       return {
         value: payload.v as string,
         provider: payload.p as string,
         flow: payload.f as string,
         nonce: payload.n as string | undefined,
+        link: payload.l as string | undefined,
         exp: payload.exp,
       };
     } catch {
@@ -156,6 +162,7 @@ export async function openFlowCookiesMatching(
     redirectURI: redirectURI.value,
   };
   if (state.nonce !== undefined) values.nonce = state.nonce;
+  if (state.link !== undefined) values.link = state.link;
   return { flow: values, providerId: provider };
 }
 

@@ -34,6 +34,10 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set([
   "userInfoMethod",
   "headers",
   "authorizationParams",
+  "revocationURL",
+  "refreshTokenParams",
+  "refreshTokenScope",
+  "firstLinkParams",
   "clientId",
   "clientSecret",
   // Built-in options, and the fields of a spread built-in provider.

@@ -125,6 +125,13 @@ function resolveOne(entry: unknown, read: EnvReader, table: BuiltInTable): Resol
     authorizationParams: Object.freeze(
       checkAuthorizationParams(merged.authorizationParams, id, clientIdParam),
     ),
+    // Linked accounts (the accounts feature checks them): refresh tokens and revocation.
+    ...defined({
+      revocationURL: merged.revocationURL,
+      refreshTokenParams: merged.refreshTokenParams,
+      refreshTokenScope: merged.refreshTokenScope,
+      firstLinkParams: merged.firstLinkParams,
+    }),
   }) as ResolvedProvider;
 }
 

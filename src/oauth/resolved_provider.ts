@@ -74,4 +74,12 @@ export interface ResolvedProvider {
   readonly headers: Readonly<Record<string, string>>;
   /** Extra authorization request parameters. */
   readonly authorizationParams: Readonly<Record<string, string>>;
+  /** RFC 7009 revocation endpoint (configured, else discovered; checked with `accounts`). */
+  readonly revocationURL?: string;
+  /** With `accounts`: authorization parameters that ask for a refresh token. */
+  readonly refreshTokenParams?: Readonly<Record<string, string>>;
+  /** With `accounts`: the scope that asks for a refresh token (`offline_access`). */
+  readonly refreshTokenScope?: string;
+  /** With `accounts`: parameters of a first link (`prompt=consent`). */
+  readonly firstLinkParams?: Readonly<Record<string, string>>;
 }

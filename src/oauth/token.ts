@@ -21,7 +21,7 @@ import { withProviderHeaders } from "./user_info.ts";
 import { clientSecretValue } from "./client_secret.ts";
 
 /** RFC 6749 2.3.1: client id and secret are form-encoded before Basic encoding. */
-function basicCredentials(id: string, secret: string): string {
+export function basicCredentials(id: string, secret: string): string {
   const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, "+");
   const pair = new TextEncoder().encode(`${encode(id)}:${encode(secret)}`);
   let binary = "";
@@ -85,7 +85,8 @@ export async function exchangeCode(
   return validateTokens(data);
 }
 
-function validateTokens(data: Record<string, unknown>): OAuthTokens {
+/** A token response (section 5.1) checked: a bearer `access_token`, the optional members typed. */
+export function validateTokens(data: Record<string, unknown>): OAuthTokens {
   const accessToken = data.access_token;
   if (typeof accessToken !== "string" || accessToken === "" || accessToken.length > 8192) {
     throw providerError("The provider's token response has no access_token.");

@@ -199,6 +199,29 @@ export interface OAuthProviderBase {
   headers?: Readonly<Record<string, string>>;
   /** Extra query parameters for the authorization request (e.g. `prompt`). */
   authorizationParams?: Record<string, string>;
+  /**
+   * The RFC 7009 token revocation endpoint: unlinking an account (with
+   * `accounts`) revokes its tokens there. Default: the discovered
+   * `revocation_endpoint`, when the provider has one.
+   */
+  revocationURL?: string;
+  /**
+   * With `accounts`: authorization parameters that ask the provider for a
+   * refresh token, sent on every sign-in and link (Google:
+   * `{ access_type: "offline" }`).
+   */
+  refreshTokenParams?: Readonly<Record<string, string>>;
+  /**
+   * With `accounts`: a scope that asks for a refresh token, added to
+   * `scope` (OpenID Connect `offline_access`; X `offline.access`).
+   */
+  refreshTokenScope?: string;
+  /**
+   * With `accounts`: parameters sent when a signed-in user links this
+   * provider for the first time (or has no refresh token from it), so that
+   * the provider issues a refresh token again (Google: `{ prompt: "consent" }`).
+   */
+  firstLinkParams?: Readonly<Record<string, string>>;
 }
 
 /** A provider's endpoints, scope and profile mapping (no credentials). */

@@ -68,6 +68,14 @@ export async function callbackRoute(
       ),
     });
   }
+  if (http.request.method === "POST" && flow.link !== undefined) {
+    // A link's form_post: on to the GET callback, whose top-level request carries the Lax session.
+    // (A 303 is not stored by caches without freshness information.)
+    return new Response(null, {
+      status: 303,
+      headers: { Location: `${http.url.pathname}?${response.params}` },
+    });
+  }
   http.setCookies.push(...clearFlowCookieLines(http));
   try {
     await claimOAuthState(ctx, flow);

@@ -208,6 +208,8 @@ export async function verifyRoute(ctx: AuthContext, http: HttpContext): Promise<
     http.setCookies.push(...clearTwoFactorCookie(http));
     const { pending } = result;
     const user = pending.user as unknown as User;
+    // Linked accounts: the account this sign-in links is saved only now that the step passed.
+    if (pending.account !== undefined) await ctx.saveAccount?.(ctx, http, pending.account);
     const session = await startSession(ctx, http, user);
     ctx.logger.log("info", "second step passed", { provider: pending.provider });
     await emit(ctx, "signIn", { user, provider: pending.provider, request: http.request });

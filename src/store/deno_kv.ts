@@ -30,6 +30,7 @@ import {
   readSession,
 } from "./_validate.ts";
 import { isRecord } from "../is_record.ts";
+import { type AccountStore, denoKvAccounts } from "./_accounts_deno_kv.ts";
 import type {
   HitCount,
   PasskeyStore,
@@ -192,7 +193,7 @@ function readCounter(value: unknown): { count: number; endsAt: number } {
 export function denoKvStore(
   kv: KvLike,
   options: DenoKvStoreOptions = {},
-): SessionStore & PasskeyStore & ApiKeyStore {
+): SessionStore & PasskeyStore & AccountStore & ApiKeyStore {
   if (
     typeof kv !== "object" || kv === null || typeof kv.get !== "function" ||
     typeof kv.atomic !== "function" || typeof kv.list !== "function"
@@ -260,6 +261,11 @@ export function denoKvStore(
   }
 
   return {
+    ...denoKvAccounts(
+      kv,
+      prefix.map((part) => part instanceof Uint8Array ? part.slice() : part),
+      retry,
+    ),
     ...denoKvApiKeys(kv, prefix, retry),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);

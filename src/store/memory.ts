@@ -25,6 +25,8 @@ import {
   settle,
 } from "./_local.ts";
 import type { PasskeyStore, SessionStore, StoredPasskey, StoredSession } from "./types.ts";
+import type { AccountStore } from "./types.ts";
+import { memoryAccounts } from "./_accounts_memory.ts";
 import type { ApiKeyStore } from "./types.ts";
 import { memoryApiKeys } from "./_api_keys_memory.ts";
 
@@ -110,7 +112,7 @@ const DEFAULT_MAX_SESSIONS_PER_USER = 100;
  */
 export function memoryStore(
   options: MemoryStoreOptions = {},
-): SessionStore & PasskeyStore & ApiKeyStore {
+): SessionStore & PasskeyStore & AccountStore & ApiKeyStore {
   const fallback = bound(options.maxEntries, "maxEntries", DEFAULT_MAX_ENTRIES);
   const maxSessions = bound(options.maxSessions, "maxSessions", fallback);
   const maxPerUser = bound(
@@ -185,6 +187,7 @@ export function memoryStore(
   }
 
   return {
+    ...memoryAccounts(),
     ...memoryApiKeys(now),
     saveSession: (input) =>
       settle(() => {

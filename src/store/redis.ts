@@ -49,6 +49,7 @@ import type {
   StoredPasskey,
   StoredSession,
 } from "./types.ts";
+import { type AccountStore, redisAccounts } from "./_accounts_redis.ts";
 import type { ApiKeyStore } from "./types.ts";
 import { redisApiKeys } from "./_api_keys_redis.ts";
 
@@ -423,7 +424,7 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
 export function redisStore(
   client: RedisClient,
   options: RedisStoreOptions = {},
-): SessionStore & PasskeyStore & ApiKeyStore {
+): SessionStore & PasskeyStore & AccountStore & ApiKeyStore {
   const command = commandFor(client);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
@@ -455,6 +456,7 @@ export function redisStore(
   }
 
   return {
+    ...redisAccounts(command, prefix),
     ...redisApiKeys(command, prefix),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);

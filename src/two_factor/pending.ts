@@ -68,6 +68,8 @@ export interface PendingSignIn {
   user: Record<string, unknown>;
   /** Where to go once signed in. */
   redirectTo?: string;
+  /** Linked accounts: the account the sign-in links, saved only once the step succeeds (opaque). */
+  account?: string;
   /** The user's password-reset mark when the first factor passed (a reset since ends it). */
   resetMark?: string;
   /** When it ends, seconds since the epoch. */
@@ -182,11 +184,12 @@ export async function sealPendingSignIn(
   input: PendingSignInInput,
   options?: NowOptions,
 ): Promise<{ value: string; pending: PendingSignIn }> {
-  const { sub, provider, user, redirectTo, resetMark } = input ?? {};
+  const { sub, provider, user, redirectTo, resetMark, account } = input ?? {};
   if (
     !isSub(sub) || typeof provider !== "string" || provider.length === 0 || !isRecord(user) ||
     (redirectTo !== undefined && typeof redirectTo !== "string") ||
-    (resetMark !== undefined && typeof resetMark !== "string")
+    (resetMark !== undefined && typeof resetMark !== "string") ||
+    (account !== undefined && typeof account !== "string")
   ) {
     throw new TypeError(
       "The pending sign-in is malformed; expected { sub, provider, user, redirectTo? }.",
@@ -201,6 +204,7 @@ export async function sealPendingSignIn(
   };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
   if (resetMark) pending.resetMark = resetMark;
+  if (account !== undefined) pending.account = account;
   const value = await sealer.encryptJWE(JSON.stringify({ v: 1, ...pending }), {
     cty: PENDING_SIGN_IN_CTY,
   });
@@ -242,12 +246,14 @@ export async function openPendingSignIn(
 ): Promise<PendingSignIn> {
   const now = nowOf(options);
   const payload = await openSealed(sealer, value, PENDING_SIGN_IN_CTY);
-  const { id, sub, provider, user, redirectTo, resetMark, exp } = payload;
+  const { id, sub, provider, user, redirectTo, resetMark, exp, account } = payload;
   if (
     !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], [
       "redirectTo",
       "resetMark",
+      "account",
     ]) ||
+    (account !== undefined && typeof account !== "string") ||
     typeof id !== "string" || id.length !== 22 || !isSub(sub) || typeof provider !== "string" ||
     !isRecord(user) || (redirectTo !== undefined && typeof redirectTo !== "string") ||
     (resetMark !== undefined && typeof resetMark !== "string")
@@ -258,6 +264,7 @@ export async function openPendingSignIn(
   const pending: PendingSignIn = { id, sub, provider, user, exp: exp as number };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
   if (resetMark !== undefined) pending.resetMark = resetMark;
+  if (account !== undefined) pending.account = account as string;
   return pending;
 }
 

@@ -10,8 +10,9 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // About 6.6 KB before the email methods, two-factor and passkeys (WebAuthn glue); 10.7 KB with them;
-// 11.3 KB with apiKeys (create, list, delete).
-const BUNDLE_CEILING = 11.5 * 1024;
+// 11.3 KB with apiKeys (create, list, delete); linked accounts (linkAccount, accounts.list,
+// accounts.unlink) add about 0.6 KB.
+const BUNDLE_CEILING = 12.5 * 1024;
 // Text that would only be in a bundle that pulled in server code.
 const SERVER_MARKERS = [
   "crypto.subtle",

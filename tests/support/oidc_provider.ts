@@ -136,6 +136,10 @@ export interface OidcProviderOptions {
   clientSecret?: string;
   /** The users' email domain; default `"example.com"`. */
   emailDomain?: string;
+  /** The fixture to run; default `fixtures/oidc_provider.mjs`. */
+  fixture?: string;
+  /** More environment for the fixture. */
+  env?: Record<string, string>;
 }
 
 /** The running provider; `await using` stops it. */
@@ -169,7 +173,8 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<
   if ("skipped" in install) throw new Error(`oidc-provider is not available: ${install.skipped}`);
   const clientId = options.clientId ?? "test-client";
   const clientSecret = options.clientSecret ?? "test-client-secret-0123456789-abcdefghij";
-  const server = await startServer("node", "tests/support/fixtures/oidc_provider.mjs", {
+  const fixture = options.fixture ?? "tests/support/fixtures/oidc_provider.mjs";
+  const server = await startServer("node", fixture, {
     // Loading oidc-provider takes Node seconds, more while the parallel test run fills both cores.
     timeoutMs: 60_000,
     env: {
@@ -178,6 +183,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<
       OIDC_CLIENT_SECRET: clientSecret,
       OIDC_REDIRECT_URIS: JSON.stringify(options.redirectURIs),
       OIDC_EMAIL_DOMAIN: options.emailDomain ?? "example.com",
+      ...options.env,
     },
   });
   const stop = () => server.stop();

@@ -107,7 +107,10 @@ Deno.test("checkStore: a store that hangs fails that check within the timeout, n
 });
 
 Deno.test("checkStore: a store without a kind's methods fails that kind, and unknown kinds throw", async () => {
-  const { failed } = await checkStore(memoryStore(), { kinds: ["accounts"] });
+  // memoryStore has every kind: a store made of its session methods alone has no accounts.
+  const { saveAccount: _s, getAccount: _g, listAccounts: _l, deleteAccount: _d, ...sessionsOnly } =
+    memoryStore();
+  const { failed } = await checkStore(sessionsOnly, { kinds: ["accounts"] });
   assert.equal(failed.length, 1);
   assert.equal(failed[0].check, "accounts: the store has the methods");
   assert.match(failed[0].message, /saveAccount/);

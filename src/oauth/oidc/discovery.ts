@@ -25,6 +25,8 @@ export interface ProviderMetadata {
   readonly jwks_uri?: string;
   /** The user-info endpoint, when the provider has one. */
   readonly userinfo_endpoint?: string;
+  /** RFC 7009: the token revocation endpoint, when the provider has one. */
+  readonly revocation_endpoint?: string;
   /** Algorithms the provider signs ID tokens with. */
   readonly id_token_signing_alg_values_supported?: readonly string[];
   /** Client authentication methods at the token endpoint. */
@@ -155,6 +157,7 @@ export function validateProviderMetadata(
     token_endpoint: endpoint(document, "token_endpoint", loopback, true),
     jwks_uri: endpoint(document, "jwks_uri", loopback, options.openid !== false),
     userinfo_endpoint: endpoint(document, "userinfo_endpoint", loopback, false),
+    revocation_endpoint: endpoint(document, "revocation_endpoint", loopback, false),
     id_token_signing_alg_values_supported: stringList(
       document,
       "id_token_signing_alg_values_supported",

@@ -75,6 +75,7 @@ export const auth0: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "auth0",
   name: "Auth0",
   scope: "openid profile email",
+  refreshTokenScope: "offline_access",
   responseType: "code",
   options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureAuth0,

@@ -92,6 +92,7 @@ export const discord: BuiltInProvider = /* @__PURE__ */ defineProvider({
   accessToken: "https://discord.com/api/oauth2/token",
   userInfo: "https://discord.com/api/users/@me",
   scope: "identify email",
+  revocationURL: "https://discord.com/api/oauth2/token/revoke",
   responseType: "code",
   profile: discordProfile,
   verifiesEmail: true,

@@ -57,6 +57,10 @@ export const google: BuiltInProvider = /* @__PURE__ */ defineProvider({
   jwksURI: "https://www.googleapis.com/oauth2/v3/certs",
   idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
   scope: "openid email profile",
+  revocationURL: "https://oauth2.googleapis.com/revoke",
+  // Linked accounts: a refresh token needs offline access; Google sends one again only on consent.
+  refreshTokenParams: /* @__PURE__ */ Object.freeze({ access_type: "offline" }),
+  firstLinkParams: /* @__PURE__ */ Object.freeze({ prompt: "consent" }),
   responseType: "code",
   profile: googleProfile,
   verifiesEmail: true,

@@ -145,6 +145,7 @@ export const microsoft: BuiltInProvider = /* @__PURE__ */ defineProvider(
     {
       idTokenAlgorithms: /* @__PURE__ */ Object.freeze(["RS256"]),
       scope: "openid profile email",
+      refreshTokenScope: "offline_access",
       responseType: "code",
       clientAuthMethod: "client_secret_post",
       options: /* @__PURE__ */ Object.freeze(["tenant"] as const),

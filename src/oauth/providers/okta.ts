@@ -77,6 +77,7 @@ export const okta: BuiltInProvider = /* @__PURE__ */ defineProvider({
   id: "okta",
   name: "Okta",
   scope: "openid profile email",
+  refreshTokenScope: "offline_access",
   responseType: "code",
   options: /* @__PURE__ */ Object.freeze(["issuer"] as const),
   configure: configureOkta,

@@ -66,6 +66,8 @@ export const x: BuiltInProvider = /* @__PURE__ */ defineProvider({
   accessToken: "https://api.x.com/2/oauth2/token",
   userInfo: "https://api.x.com/2/users/me?user.fields=profile_image_url",
   scope: "users.read tweet.read",
+  refreshTokenScope: "offline.access",
+  revocationURL: "https://api.x.com/2/oauth2/revoke",
   responseType: "code",
   profile: xProfile,
   verifiesEmail: true,
