@@ -39,6 +39,7 @@ function josesFor(key: JWTKey, mode: JWTMode): Record<TokenPurpose, Jose> {
     email: joseForPurpose(key, { purpose: "email", mode }),
     "two-factor": joseForPurpose(key, { purpose: "two-factor", mode }),
     passkey: joseForPurpose(key, { purpose: "passkey", mode }),
+    "provider-tokens": joseForPurpose(key, { purpose: "provider-tokens", mode }),
   };
 }
 
@@ -58,6 +59,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "sealed",
       "two-factor": "sealed",
       passkey: "sealed",
+      "provider-tokens": "sealed",
     },
   ],
   [
@@ -71,6 +73,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "sealed",
       "two-factor": "sealed",
       passkey: "sealed",
+      "provider-tokens": "sealed",
     },
   ],
   [
@@ -90,6 +93,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "sealed",
       "two-factor": "sealed",
       passkey: "sealed",
+      "provider-tokens": "sealed",
     },
   ],
   [
@@ -104,6 +108,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "encrypted",
       "two-factor": "encrypted",
       passkey: "encrypted",
+      "provider-tokens": "encrypted",
     },
   ],
   [
@@ -118,6 +123,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "encrypted",
       "two-factor": "encrypted",
       passkey: "encrypted",
+      "provider-tokens": "encrypted",
     },
   ],
   [
@@ -135,6 +141,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "encrypted",
       "two-factor": "encrypted",
       passkey: "encrypted",
+      "provider-tokens": "encrypted",
     },
   ],
   [
@@ -148,6 +155,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "encrypted",
       "two-factor": "encrypted",
       passkey: "encrypted",
+      "provider-tokens": "encrypted",
     },
   ],
   [
@@ -161,6 +169,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "sealed",
       "two-factor": "sealed",
       passkey: "sealed",
+      "provider-tokens": "sealed",
     },
   ],
   [
@@ -177,6 +186,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "signed",
       "two-factor": "signed",
       passkey: "signed",
+      "provider-tokens": "signed",
     },
   ],
   [
@@ -191,6 +201,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "signed",
       "two-factor": "signed",
       passkey: "signed",
+      "provider-tokens": "signed",
     },
   ],
   [
@@ -208,6 +219,7 @@ const cases: [string, () => Promise<JWTKey>, JWTMode, Record<TokenPurpose, strin
       email: "signed",
       "two-factor": "signed",
       passkey: "signed",
+      "provider-tokens": "signed",
     },
   ],
 ];
