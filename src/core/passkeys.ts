@@ -70,6 +70,8 @@ function publicPasskey(stored: StoredPasskey): Passkey {
     backedUp: stored.backedUp,
     transports: [...stored.transports],
     aaguid: stored.aaguid,
+    algorithm: stored.algorithm,
+    counter: stored.counter,
   };
   if (stored.lastUsedAt !== undefined) passkey.lastUsedAt = stored.lastUsedAt;
   return passkey;
