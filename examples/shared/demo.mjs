@@ -247,7 +247,9 @@ export async function createDemo(options) {
     oidc: { discovery: true },
     users: MOCK_ACCOUNTS.map((account) => ({ ...account })),
     // Exact callback URLs, whichever loopback name the browser uses.
-    redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
+    redirectURIs: [
+      ...new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`]),
+    ].map((base) => `${base}/auth/callback/mock`),
   });
 
   // Two-factor sign-in (TOTP and backup codes): see two_factor_demo.mjs.

@@ -82,3 +82,27 @@ export async function ceremony(
   if (!credential) throw new DOMException("", "NotAllowedError");
   return toJSON(credential);
 }
+
+/** A dotted IPv4 address or a bracketed IPv6 one, as `location.hostname` gives them. */
+const IP_HOST = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:.]+\])$/i;
+const LOOPBACK_IP = /^(?:127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Why a ceremony the browser refused failed, when the page's host name is
+ * an IP address (WebAuthn takes only a domain name as RP ID, so browsers
+ * refuse every ceremony there); `null` on a domain name.
+ */
+export function ipAddressRefusal(): string | null {
+  let page: Loose;
+  try {
+    page = (globalThis as Loose).location;
+  } catch {
+    return null; // Deno without --location: no page.
+  }
+  const hostname = page?.hostname;
+  if (typeof hostname !== "string" || !IP_HOST.test(hostname)) return null;
+  const instead = LOOPBACK_IP.test(hostname)
+    ? `open it as ${page.protocol}//localhost${page.port ? `:${page.port}` : ""}/`
+    : "serve it under a domain name";
+  return `WebAuthn needs a domain name such as localhost, not an IP address: this page is on ${hostname}; expected a domain name (${instead}).`;
+}
