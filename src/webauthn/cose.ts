@@ -215,7 +215,10 @@ export async function importCoseKey(
       keyError("key_invalid", `RSA modulus has ${bits} bits; expected at most ${RSA_MAX_BITS}.`);
     }
     if (!(n[n.length - 1] & 1)) {
-      keyError("key_invalid", "RSA modulus is even; expected an odd modulus (a product of primes).");
+      keyError(
+        "key_invalid",
+        "RSA modulus is even; expected an odd modulus (a product of primes).",
+      );
     }
     // Every authenticator uses 65537 (FIPS 186-5 requires at least it); a small one invites attacks.
     if (e.length !== 3 || e[0] !== 1 || e[1] !== 0 || e[2] !== 1) {

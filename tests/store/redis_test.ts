@@ -166,7 +166,12 @@ for (const flavor of [nodeRedis, ioredis]) {
       withRedis(flavor, async ({ raw, store }) => {
         const s = store();
         await s.savePasskey(passkey("cred-1", "user-1"));
-        await s.updatePasskey("cred-1", { counter: 2, lastUsedAt: 1_764_000_000 });
+        await s.updatePasskey("cred-1", {
+          counter: 2,
+          lastUsedAt: 1_764_000_000,
+          backedUp: false,
+          previousCounter: 0,
+        });
         const names = [`${PREFIX}passkey:cred-1`, `${PREFIX}passkeys:user-1`];
         assert.deepEqual((await scanKeys(raw, PREFIX)).sort(), names);
         for (const name of names) assert.equal(await raw.command(["PTTL", name]), -1);
