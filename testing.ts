@@ -2,7 +2,8 @@
  * Test helpers for applications using `@service-stack/auth`: a strict,
  * in-memory OAuth 2.0 authorization server, optionally an OpenID Connect
  * provider (`oidc`), to sign in against in unit tests and demos, with no
- * network; and `signInAs`, a signed-in cookie for any user in one call.
+ * network; `signInAs`, a signed-in cookie for any user in one call; and
+ * `checkStore`, the store contract's checks for an app's own store.
  *
  * @example
  * ```ts
@@ -18,6 +19,14 @@
 
 export { createMockProvider, MOCK_PROVIDER_ID } from "./src/testing/mock_provider/mod.ts";
 export { signInAs, type SignInAsOptions } from "./src/testing/sign_in_as.ts";
+export {
+  type CheckableStore,
+  checkStore,
+  type CheckStoreOptions,
+  type CheckStoreResult,
+  type FailedCheck,
+  type StoreKind,
+} from "./src/testing/check_store.ts";
 export {
   createTestFetch,
   type TestFetch,

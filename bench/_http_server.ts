@@ -2,8 +2,9 @@
  * One contestant of `bench/http_compare.ts`, served on a loopback port:
  * `bare-none` (no crypto), `bare-headers` (no crypto, with the three
  * headers every response of ours carries), `bare-crypto` (the two Web
- * Crypto calls of a sealed read), or ours with no store, `memoryStore()` or
- * `redisStore()`.
+ * Crypto calls of a sealed read), or ours with no store, `memoryStore()`,
+ * `redisStore()` or `sqlStore()` (`ours-sql-pg`, `ours-sql-postgresjs` on
+ * `--postgres=<url>`, `ours-sql-sqlite` in a temporary file).
  * Prints `PORT <n>` once it listens; ours first mints session cookies into
  * the file named by `--cookies`.
  *
@@ -12,9 +13,15 @@
 
 import { createAuth, memoryStore, type SessionStore } from "../mod.ts";
 import { redisStore } from "../redis.ts";
+import { type SqlQuery, sqlStore } from "../sql.ts";
 import { signInAs } from "../testing.ts";
 // deno-lint-ignore no-import-prefix -- dev-only client for the Redis contestant.
 import { createClient } from "npm:redis@6";
+// @ts-types="npm:@types/pg@8"
+// deno-lint-ignore no-import-prefix -- dev-only driver for the PostgreSQL contestant.
+import pg from "npm:pg@8";
+// deno-lint-ignore no-import-prefix -- dev-only driver for the PostgreSQL contestant.
+import postgres from "npm:postgres@3";
 
 const [mode, ...rest] = Deno.args;
 const option = (name: string) => rest.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -109,6 +116,7 @@ if (mode === "bare-none") {
     await client.connect();
     store = redisStore(client);
   }
+  if (mode.startsWith("ours-sql-")) store = await sqlContestant(mode, option("postgres"));
   const auth = createAuth({
     oauth: [],
     secret: SECRET,
@@ -131,3 +139,34 @@ Deno.serve({
   port: 0,
   onListen: ({ port }) => console.log(`PORT ${port}`),
 }, handler);
+
+/** A migrated sqlStore over the contestant's driver. */
+async function sqlContestant(which: string, url: string | undefined) {
+  let query: SqlQuery;
+  let dialect: "postgres" | "sqlite" = "postgres";
+  if (which === "ours-sql-pg") {
+    const pool = new pg.Pool({ connectionString: url, max: 20 });
+    query = (sql, params) => pool.query(sql, [...params]).then((result) => result.rows);
+  } else if (which === "ours-sql-postgresjs") {
+    const sql = postgres(url!, { max: 20, onnotice: () => {} });
+    query = (text, params) => sql.unsafe(text, [...params]);
+  } else {
+    // node:sqlite is typed by no @types/node this project installs: typed here.
+    const SQLITE = "node:sqlite";
+    const { DatabaseSync } = (await import(SQLITE)) as {
+      DatabaseSync: new (path: string) => {
+        exec(sql: string): void;
+        prepare(sql: string): { all(...params: unknown[]): Record<string, unknown>[] };
+      };
+    };
+    const db = new DatabaseSync(`${await Deno.makeTempDir()}/auth.db`);
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+    query = (sql, params) => Promise.resolve(db.prepare(sql).all(...params));
+    dialect = "sqlite";
+  }
+  // A prefix per server, so that rounds never read another round's rows.
+  const prefix = `bench_${crypto.randomUUID().slice(0, 8)}_`;
+  const store = sqlStore({ dialect, query, prefix });
+  await store.migrate();
+  return store;
+}

@@ -13,10 +13,16 @@
  * adds ours from another checkout (e.g. a `git worktree` of the previous
  * commit), so that a change is measured against its parent in one run.
  *
- * Run alone: `deno run -A bench/http_cpu.ts [--rounds=3] [--seconds=5] [--compare=DIR]`.
+ * `--sql` adds ours cold with `sqlStore` on PostgreSQL (a server started
+ * here, through `pg` and `postgres.js`) and on SQLite (`node:sqlite`), each
+ * against ours cold without a store (issue 30: at least 0.5x and 0.7x).
+ *
+ * Run alone: `deno run -A bench/http_cpu.ts [--rounds=3] [--seconds=5] [--compare=DIR] [--sql]`.
  *
  * @module
  */
+
+import { startPostgres } from "../tests/support/postgres_server.ts";
 
 const option = (name: string) =>
   Deno.args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -24,6 +30,7 @@ const ROUNDS = Number(option("rounds") ?? "3");
 const SECONDS = Number(option("seconds") ?? "5");
 const COMPARE = option("compare");
 const ONLY = option("only")?.split(",");
+const SQL = Deno.args.includes("--sql");
 const COLD_SESSIONS = 20_000;
 const HERE = new URL("./_http_server.ts", import.meta.url).pathname;
 const dir = await Deno.makeTempDir({ prefix: "http_cpu_" });
@@ -35,6 +42,8 @@ interface Contestant {
   cookies: string;
   count: number;
   random: boolean;
+  /** More arguments for the server (e.g. the PostgreSQL URL). */
+  extra?: string[];
 }
 
 /** CPU ticks (user + system) the process has used, from /proc. */
@@ -56,6 +65,7 @@ async function serve(contestant: Contestant) {
       contestant.mode,
       `--cookies=${contestant.cookies}`,
       `--count=${contestant.count}`,
+      ...contestant.extra ?? [],
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -132,6 +142,32 @@ if (COMPARE !== undefined) {
     { name: "compared cached", server, mode: "ours", cookies: cached, count: 1, random: false },
   );
 }
+const postgresServer = SQL ? await startPostgres({ maxConnections: 200 }) : undefined;
+if (postgresServer !== undefined) {
+  const extra = [`--postgres=${postgresServer.url}`];
+  for (const [name, mode] of [["pg", "ours-sql-pg"], ["postgres.js", "ours-sql-postgresjs"]]) {
+    // Each server mints its own cold sessions into its own tables.
+    const cookies = `${dir}/sql-${mode}.txt`;
+    contestants.push({
+      name: `sql ${name} cold`,
+      server: HERE,
+      mode,
+      cookies,
+      count: COLD_SESSIONS,
+      random: true,
+      extra,
+    });
+  }
+  const cookies = `${dir}/sql-sqlite.txt`;
+  contestants.push({
+    name: "sql sqlite cold",
+    server: HERE,
+    mode: "ours-sql-sqlite",
+    cookies,
+    count: COLD_SESSIONS,
+    random: true,
+  });
+}
 const chosen = contestants.filter((item) => ONLY === undefined || ONLY.includes(item.name));
 
 // Ours mints the cookie files; bare servers are sent the same cookies. Mint them first.
@@ -155,6 +191,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 await Deno.remove(dir, { recursive: true });
+await postgresServer?.stop();
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 console.log("\n| contestant | median µs CPU/request | rounds |\n|---|---|---|");
@@ -172,3 +209,9 @@ bare CPU / ours (per request, medians; >= 1 means ours is as cheap):
 - cached: bare headers / ours cached = ${ratio("bare headers", "ours cached")} (target >= 0.85)
 - cold: bare crypto / ours cold = ${ratio("bare crypto", "ours cold")}
 - compared cached: bare headers / compared cached = ${ratio("bare headers", "compared cached")}`);
+if (SQL) {
+  console.log(`ours cold without a store / with sqlStore (per request, medians):
+- PostgreSQL, pg: ${ratio("ours cold", "sql pg cold")} (target >= 0.5 with the faster driver)
+- PostgreSQL, postgres.js: ${ratio("ours cold", "sql postgres.js cold")}
+- SQLite, node:sqlite: ${ratio("ours cold", "sql sqlite cold")} (target >= 0.7)`);
+}

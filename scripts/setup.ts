@@ -12,13 +12,17 @@
 
 /** Paths of optional tools, exposed to the tests through the environment. */
 export interface Tools {
-  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`). */
+  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`, `POSTGRES_BIN`). */
   env: Record<string, string>;
 }
 
 const ROOT = new URL("../", import.meta.url);
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const REDIS_SERVER_CANDIDATES = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"];
+// Debian's postgresql package keeps the server and initdb under a folder per major version.
+const POSTGRES_CANDIDATES = [18, 17, 16, 15, 14, 13].map((major) =>
+  `/usr/lib/postgresql/${major}/bin/postgres`
+);
 // Bounds every external command so that a hung install cannot stall the test run.
 const APT_UPDATE_TIMEOUT_MS = 90_000;
 const APT_INSTALL_TIMEOUT_MS = 4 * 60_000;
@@ -236,7 +240,7 @@ async function setupNode(log: (line: string) => void): Promise<string | null> {
 
 /**
  * Prepares dev-only tools and returns the environment the tests read them from:
- * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN` and `REDIS_SERVER_BIN`, each set only
+ * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN` and `POSTGRES_BIN`, each set only
  * when the tool runs.
  * Idempotent and quiet; the slow installs run concurrently and only the first time.
  *
@@ -252,9 +256,9 @@ export async function setupTools(): Promise<Tools> {
   const toolsDir = decodeURIComponent(new URL(".tools", ROOT).pathname);
   const started = performance.now();
   // Lines are buffered per tool so that the concurrent setups print in a fixed order.
-  const lines: string[][] = [[], [], [], []];
+  const lines: string[][] = [[], [], [], [], []];
   const apt = aptInstaller();
-  const [bun, chromium, node, redis] = await Promise.all([
+  const [bun, chromium, node, redis, postgres] = await Promise.all([
     setupBun(toolsDir, (line) => lines[0].push(line)),
     setupAptTool(
       { name: "chromium", aptPackage: "chromium", candidates: CHROMIUM_CANDIDATES },
@@ -267,6 +271,11 @@ export async function setupTools(): Promise<Tools> {
       apt,
       (line) => lines[3].push(line),
     ),
+    setupAptTool(
+      { name: "postgres", aptPackage: "postgresql", candidates: POSTGRES_CANDIDATES },
+      apt,
+      (line) => lines[4].push(line),
+    ),
   ]);
   for (const line of lines.flat()) console.log(line);
   console.log(`setup: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -275,6 +284,7 @@ export async function setupTools(): Promise<Tools> {
   if (chromium !== null) env.CHROMIUM_BIN = chromium;
   if (node !== null) env.NODE_BIN = node;
   if (redis !== null) env.REDIS_SERVER_BIN = redis;
+  if (postgres !== null) env.POSTGRES_BIN = postgres;
   return { env };
 }
 

@@ -14,7 +14,15 @@
 
 import { setupTools } from "./setup.ts";
 
-const ENTRY_POINTS = ["mod.ts", "client.ts", "core.ts", "jose.ts", "testing.ts", "node.ts"];
+const ENTRY_POINTS = [
+  "mod.ts",
+  "client.ts",
+  "core.ts",
+  "jose.ts",
+  "testing.ts",
+  "node.ts",
+  "sql.ts",
+];
 const deno = Deno.execPath();
 
 let passed = 0;
@@ -30,6 +38,7 @@ const SLOW_FIRST = [
   "tests/browser/two_factor_browser_test.ts",
   "tests/oauth/provider_failures_test.ts",
   "tests/store/redis_test.ts",
+  "tests/store/sql_test.ts",
   "tests/project_test.ts",
   "tests/node/types_test.ts",
   "tests/runtimes/runtimes_test.ts",
@@ -39,6 +48,7 @@ const SLOW_FIRST = [
   "tests/support/server_test.ts",
   "tests/e2e/examples_test.ts",
   "tests/oauth/oidc/jwks_test.ts",
+  "tests/testing/check_store_test.ts",
 ];
 
 async function run(label: string, args: string[], env?: Record<string, string>): Promise<boolean> {

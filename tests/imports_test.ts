@@ -61,7 +61,7 @@ const LAYERS: readonly [number, RegExp][] = [
   [5, /^src\/(router|api)\.ts|src\/routes\/.*$/],
   [6, /^src\/(handler\.ts|features\/.*)$/],
   [7, /^src\/create_auth\.ts$/],
-  [8, /^(mod|core|testing|node|redis|deno_kv)\.ts|src\/(testing|node)\/.*$/],
+  [8, /^(mod|core|testing|node|redis|deno_kv|sql)\.ts|src\/(testing|node)\/.*$/],
 ];
 
 function layerOf(file: string): number | undefined {

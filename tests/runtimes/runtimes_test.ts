@@ -25,7 +25,7 @@ import {
   runtimeCommand,
   startServer,
 } from "../support/server.ts";
-import { missingTool } from "../support/tools.ts";
+import { missingTool, toolPath } from "../support/tools.ts";
 import { currentSession, demoPassword, mutate, signInWithMock } from "./_demo_flow.ts";
 
 /** Where an example's server comes from. */
@@ -316,4 +316,23 @@ Deno.test("the runtime targets are the examples the README names", async () => {
   ) {
     assert.ok(readme.includes(path), `README names ${path}`);
   }
+});
+
+Deno.test({
+  name: "bun: sqlStore over bun:sqlite passes checkStore under Bun (the npm build)",
+  ignore: missingTool("bun"),
+  async fn() {
+    await using app = await stageApp("tests/runtimes/fixtures/bun_sqlite");
+    const output = await new Deno.Command(toolPath("bun")!, {
+      args: ["run", "check.ts"],
+      cwd: app.dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    assert.ok(output.success, decoder.decode(output.stderr));
+    const result = JSON.parse(decoder.decode(output.stdout).trim().split("\n").at(-1)!);
+    assert.deepEqual(result.failed, []);
+    assert.ok(result.passed.length >= 25, result.passed.join(", "));
+  },
 });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { denoKvStore, type KvAtomicLike, type KvKey, type KvLike } from "../../deno_kv.ts";
 import type { StoreHarness } from "./_contract.ts";
 import { session, storeContract } from "./_contract.ts";
+import { checkStore, type StoreKind } from "../../testing.ts";
 
 const PREFIX = ["service-stack"];
 
@@ -295,5 +296,16 @@ Deno.test("deno kv: changing the prefix array after creating the store moves no 
     assert.equal((await h.kv.get(["shop", "once", "state-1"])).versionstamp !== null, true);
   } finally {
     await h.close();
+  }
+});
+
+Deno.test("deno kv: checkStore passes every check", async () => {
+  const kinds: StoreKind[] = ["sessions", "marks", "counters"];
+  const harness = await openHarness();
+  try {
+    const { failed } = await checkStore(harness.store(), { kinds });
+    assert.deepEqual(failed, []);
+  } finally {
+    await harness.close();
   }
 });

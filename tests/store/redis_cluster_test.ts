@@ -21,6 +21,7 @@ import {
   startRedisCluster,
 } from "../support/redis_server.ts";
 import { passkey, session, storeContract, type StoreHarness } from "./_contract.ts";
+import { checkStore, type StoreKind } from "../../testing.ts";
 
 const PREFIX = "service-stack:";
 const noCluster = missingClusterTools();
@@ -454,6 +455,21 @@ Deno.test({
     }
   },
 });
+
+/** The kinds redisStore is checked for by the store conformance kit. */
+const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters"];
+
+for (const flavor of [nodeRedis, ioredis]) {
+  Deno.test({
+    name: `redis cluster (${flavor.name}): checkStore passes every check`,
+    ignore: noCluster,
+    fn: () =>
+      withCluster(flavor, async ({ store }) => {
+        const { failed } = await checkStore(store(), { kinds: KIT_KINDS });
+        assert.deepEqual(failed, []);
+      }),
+  });
+}
 
 Deno.test({
   name: "redis cluster: every node stops",

@@ -14,6 +14,7 @@ import { Redis as RedisV5 } from "npm:ioredis@5";
 import { type RedisClient, redisStore } from "../../redis.ts";
 import type { SessionStore } from "../../mod.ts";
 import { type RedisServer, startRedisServer } from "../support/redis_server.ts";
+import { checkStore, type StoreKind } from "../../testing.ts";
 import { missingTool } from "../support/tools.ts";
 import { passkey, session, sleep, storeContract, type StoreHarness } from "./_contract.ts";
 
@@ -473,3 +474,19 @@ Deno.test({
       }
     }),
 });
+
+/** The kinds redisStore is checked for by the store conformance kit. */
+const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters"];
+
+for (const flavor of [nodeRedis, ioredis]) {
+  Deno.test({
+    name: `redis (${flavor.name}): checkStore passes every check`,
+    ignore: noRedis,
+    fn: () =>
+      withRedis(flavor, async ({ store }) => {
+        const { passed, failed } = await checkStore(store(), { kinds: KIT_KINDS });
+        assert.deepEqual(failed, []);
+        assert.ok(passed.length >= 10, passed.join(", "));
+      }),
+  });
+}

@@ -1,18 +1,20 @@
 /**
  * Optional tools for end-to-end tests, found through the environment that
- * `scripts/setup.ts` prepares (`BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN`).
+ * `scripts/setup.ts` prepares (`BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN`,
+ * `POSTGRES_BIN`).
  *
  * @module
  */
 
 /** A tool that some end-to-end tests need and the environment may lack. */
-export type Tool = "bun" | "chromium" | "node" | "redis-server";
+export type Tool = "bun" | "chromium" | "node" | "redis-server" | "postgres";
 
 const VARIABLES: Record<Tool, string> = {
   bun: "BUN_BIN",
   chromium: "CHROMIUM_BIN",
   node: "NODE_BIN",
   "redis-server": "REDIS_SERVER_BIN",
+  postgres: "POSTGRES_BIN",
 };
 
 const reported = new Set<Tool>();
