@@ -6,6 +6,7 @@ import type { PasskeyStore } from "../../mod.ts";
 import { memoryStore } from "../../mod.ts";
 import { denoKvStore, type KvLike } from "../../deno_kv.ts";
 import { type SqlDatabase, sqlitePasskeyStore } from "../../examples/passkeys/sqlite_store.ts";
+import { sqlStore } from "../../sql.ts";
 import { FLAG } from "../webauthn/_authenticator.ts";
 import { assertError } from "../server/_helpers.ts";
 import {
@@ -49,6 +50,22 @@ const BACKENDS: Backend[] = [
       const kv = await (Deno as unknown as { openKv(path: string): Promise<KvLike & Disposable> })
         .openKv(":memory:");
       return { store: denoKvStore(kv), close: () => kv[Symbol.dispose]() };
+    },
+  },
+  {
+    name: "sqlStore on SQLite",
+    async open() {
+      const db = new DatabaseSync(":memory:") as SqlDatabase & {
+        close(): void;
+        prepare(sql: string): { all(...params: unknown[]): unknown[] };
+      };
+      const store = sqlStore({
+        dialect: "sqlite",
+        query: (sql, params) =>
+          Promise.resolve(db.prepare(sql).all(...params) as Record<string, unknown>[]),
+      });
+      await store.migrate();
+      return { store, close: () => db.close() };
     },
   },
   {
