@@ -23,6 +23,7 @@
  */
 
 export { createAuthClient } from "./src/client/create_auth_client.ts";
+export type { ApiKeyClient, ClientApiKey } from "./src/client/types.ts";
 export type {
   AccessTokenErrorCode,
   AuthorizationErrorCode,

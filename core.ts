@@ -30,41 +30,8 @@ import type { User } from "./src/types.ts";
 export type { Auth, AuthHandlers } from "./src/create_auth.ts";
 export type { AuthConfig, AuthFeature } from "./src/config.ts";
 export { email, oidc, passkeys, twoFactor, webCryptoKeys } from "./src/features/mod.ts";
-export {
-  amazon,
-  apple,
-  atlassian,
-  auth0,
-  bitbucket,
-  cognito,
-  discord,
-  dropbox,
-  facebook,
-  figma,
-  github,
-  gitlab,
-  google,
-  kakao,
-  keycloak,
-  line,
-  linkedin,
-  microsoft,
-  naver,
-  notion,
-  okta,
-  patreon,
-  reddit,
-  roblox,
-  salesforce,
-  slack,
-  spotify,
-  strava,
-  tiktok,
-  twitch,
-  x,
-  yahoo,
-  zoom,
-} from "./src/oauth/providers/mod.ts";
+export { apiKeys, serviceTokens } from "./src/features/mod.ts";
+export * from "./src/oauth/providers/all.ts";
 
 // Neither built-in providers by id nor features beyond those the config lists.
 const INCLUDED: Included = { builtIns: {}, features: [] };

@@ -3,7 +3,9 @@
  * JWT claims, and {@link createJose}, the configured object the
  * authentication core uses for its tokens (one key, or a list of keys to
  * rotate them). {@link joseForPurpose} picks the protection each kind of
- * token gets from the key given; {@link secretLooksWeak} flags typed secrets.
+ * token gets from the key given; {@link secretLooksWeak} flags typed secrets;
+ * {@link verifyAccessToken} lets another service verify the access tokens
+ * an auth service issues (RFC 9068, from its JWKS).
  *
  * ```ts
  * import { createJose } from "@service-stack/auth/jose";
@@ -45,3 +47,9 @@ export type {
   WebCryptoKey,
   WebCryptoKeyPair,
 } from "./src/jose/types.ts";
+export {
+  ACCESS_TOKEN_CLOCK_TOLERANCE,
+  type AccessTokenClaims,
+  verifyAccessToken,
+  type VerifyAccessTokenOptions,
+} from "./src/jose/access_token.ts";

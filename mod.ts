@@ -43,6 +43,10 @@ export type {
 export { AuthError, type AuthErrorOptions } from "./src/errors.ts";
 export { hashPassword, verifyPassword } from "./src/crypto/password.ts";
 export type { Handler } from "./src/handler.ts";
+export type { ClientInfo } from "./src/rate_limit/address.ts";
+export type { RateLimitConfig } from "./src/config/rate_limit.ts";
+export type { RateLimitKey } from "./src/rate_limit/limit.ts";
+export type { RateLimitRule } from "./src/rate_limit/rules.ts";
 export { memoryStore, type MemoryStoreOptions } from "./src/store/memory.ts";
 export type {
   AccountStore,
@@ -56,6 +60,14 @@ export type {
   StoredSession,
 } from "./src/store/types.ts";
 export type { Passkey } from "./src/core/passkeys.ts";
+export type { ApiKeysConfig, ServiceTokensConfig } from "./src/config/service_tokens.ts";
+export type { AccessTokenOptions } from "./src/service_tokens/access_token.ts";
+export type {
+  ApiKey,
+  CreateApiKeyOptions,
+  CreatedApiKey,
+  VerifiedApiKey,
+} from "./src/service_tokens/types.ts";
 export type { LogEntry, LoggerConfig, LoggerOptions, LogLevel } from "./src/logger.ts";
 export type {
   CookieAttributes,
@@ -98,42 +110,8 @@ export type {
   ProfileMapper,
   ProviderEndpoints,
 } from "./src/oauth/types.ts";
-export {
-  amazon,
-  apple,
-  atlassian,
-  auth0,
-  bitbucket,
-  builtInProviders,
-  cognito,
-  discord,
-  dropbox,
-  facebook,
-  figma,
-  github,
-  gitlab,
-  google,
-  kakao,
-  keycloak,
-  line,
-  linkedin,
-  microsoft,
-  naver,
-  notion,
-  okta,
-  patreon,
-  reddit,
-  roblox,
-  salesforce,
-  slack,
-  spotify,
-  strava,
-  tiktok,
-  twitch,
-  x,
-  yahoo,
-  zoom,
-} from "./src/oauth/providers/mod.ts";
+export { builtInProviders } from "./src/oauth/providers/mod.ts";
+export * from "./src/oauth/providers/all.ts";
 export type {
   CryptoSecret,
   Jose,

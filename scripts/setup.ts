@@ -12,13 +12,14 @@
 
 /** Paths of optional tools, exposed to the tests through the environment. */
 export interface Tools {
-  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`, `POSTGRES_BIN`). */
+  /** Extra environment for the test run (e.g. `BUN_BIN`, `CHROMIUM_BIN`, `REDIS_SERVER_BIN`, `REDIS_CLI_BIN`, `POSTGRES_BIN`). */
   env: Record<string, string>;
 }
 
 const ROOT = new URL("../", import.meta.url);
 const CHROMIUM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const REDIS_SERVER_CANDIDATES = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"];
+const REDIS_CLI_CANDIDATES = ["/usr/bin/redis-cli", "/usr/local/bin/redis-cli"];
 // Debian's postgresql package keeps the server and initdb under a folder per major version.
 const POSTGRES_CANDIDATES = [18, 17, 16, 15, 14, 13].map((major) =>
   `/usr/lib/postgresql/${major}/bin/postgres`
@@ -223,6 +224,29 @@ async function setupAptTool(
   return binary;
 }
 
+/**
+ * `redis-server`, then `redis-cli` (Debian's redis-tools), which joins servers into a
+ * Redis Cluster for the cluster and failover tests: the one beside `redis-server` first.
+ */
+async function setupRedis(
+  apt: AptInstall,
+  log: (line: string) => void,
+): Promise<[string | null, string | null]> {
+  const server = await setupAptTool(
+    { name: "redis-server", aptPackage: "redis-server", candidates: REDIS_SERVER_CANDIDATES },
+    apt,
+    log,
+  );
+  if (server === null) return [null, null];
+  const beside = server.replace(/redis-server$/, "redis-cli");
+  const cli = await setupAptTool(
+    { name: "redis-cli", aptPackage: "redis-tools", candidates: [beside, ...REDIS_CLI_CANDIDATES] },
+    apt,
+    log,
+  );
+  return [server, cli];
+}
+
 /** Finds `node` on PATH. */
 async function setupNode(log: (line: string) => void): Promise<string | null> {
   const version = await probeVersion("node");
@@ -240,7 +264,8 @@ async function setupNode(log: (line: string) => void): Promise<string | null> {
 
 /**
  * Prepares dev-only tools and returns the environment the tests read them from:
- * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN` and `POSTGRES_BIN`, each set only
+ * `BUN_BIN`, `CHROMIUM_BIN`, `NODE_BIN`, `REDIS_SERVER_BIN`, `REDIS_CLI_BIN` and `POSTGRES_BIN`,
+ * each set only
  * when the tool runs.
  * Idempotent and quiet; the slow installs run concurrently and only the first time.
  *
@@ -258,7 +283,7 @@ export async function setupTools(): Promise<Tools> {
   // Lines are buffered per tool so that the concurrent setups print in a fixed order.
   const lines: string[][] = [[], [], [], [], []];
   const apt = aptInstaller();
-  const [bun, chromium, node, redis, postgres] = await Promise.all([
+  const [bun, chromium, node, [redis, redisCli], postgres] = await Promise.all([
     setupBun(toolsDir, (line) => lines[0].push(line)),
     setupAptTool(
       { name: "chromium", aptPackage: "chromium", candidates: CHROMIUM_CANDIDATES },
@@ -266,11 +291,7 @@ export async function setupTools(): Promise<Tools> {
       (line) => lines[1].push(line),
     ),
     setupNode((line) => lines[2].push(line)),
-    setupAptTool(
-      { name: "redis-server", aptPackage: "redis-server", candidates: REDIS_SERVER_CANDIDATES },
-      apt,
-      (line) => lines[3].push(line),
-    ),
+    setupRedis(apt, (line) => lines[3].push(line)),
     setupAptTool(
       { name: "postgres", aptPackage: "postgresql", candidates: POSTGRES_CANDIDATES },
       apt,
@@ -284,6 +305,7 @@ export async function setupTools(): Promise<Tools> {
   if (chromium !== null) env.CHROMIUM_BIN = chromium;
   if (node !== null) env.NODE_BIN = node;
   if (redis !== null) env.REDIS_SERVER_BIN = redis;
+  if (redisCli !== null) env.REDIS_CLI_BIN = redisCli;
   if (postgres !== null) env.POSTGRES_BIN = postgres;
   return { env };
 }

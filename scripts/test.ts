@@ -38,6 +38,7 @@ const SLOW_FIRST = [
   "tests/browser/two_factor_browser_test.ts",
   "tests/oauth/provider_failures_test.ts",
   "tests/store/redis_test.ts",
+  "tests/store/redis_failover_test.ts",
   "tests/store/sql_test.ts",
   "tests/project_test.ts",
   "tests/node/types_test.ts",

@@ -23,6 +23,13 @@ import { errorResponse, jsonResponse, redirectResponse } from "./http.ts";
 import { createHttpContext, type HttpContext } from "./http_context.ts";
 import { isRecord } from "./is_record.ts";
 import type { Session, User } from "./types.ts";
+import type { AccessTokenOptions } from "./service_tokens/access_token.ts";
+import type {
+  ApiKey,
+  CreateApiKeyOptions,
+  CreatedApiKey,
+  VerifiedApiKey,
+} from "./service_tokens/types.ts";
 
 /** Options of `api.signIn`. */
 export interface SignInOptions {
@@ -98,6 +105,29 @@ export interface AuthAPI<U extends User = User> {
   listPasskeys(sub: string): Promise<Passkey[]>;
   /** Deletes one of the user's passkeys; `false` for anyone else's and unknown ids. Needs `passkeys`. */
   deletePasskey(sub: string, id: string): Promise<boolean>;
+  /**
+   * An access token (RFC 9068, `typ: "at+jwt"`) for another service:
+   * `{ request }` for the request's user (`null` without a session), or
+   * `{ sub }` for a user your server code names. Needs `serviceTokens`;
+   * invalid options throw a `TypeError`.
+   */
+  issueAccessToken(
+    subject: { request: Request } | { sub: string },
+    options: AccessTokenOptions,
+  ): Promise<string | null>;
+  /**
+   * The API key in the request's `Authorization: Bearer` header:
+   * `{ sub, keyId, scopes }`, or `null` for a missing, malformed, unknown,
+   * revoked or expired key. Needs `apiKeys`; a failing store throws
+   * `AuthError` 503.
+   */
+  verifyApiKey(request: Request): Promise<VerifiedApiKey | null>;
+  /** Creates an API key for a user: its text (show it once) and its record. Needs `apiKeys`. */
+  createApiKey(sub: string, options: CreateApiKeyOptions): Promise<CreatedApiKey>;
+  /** The user's API keys, oldest first (never their text or hash). Needs `apiKeys`. */
+  listApiKeys(sub: string): Promise<ApiKey[]>;
+  /** Deletes one of the user's API keys; `false` for anyone else's and unknown ids. Needs `apiKeys`. */
+  deleteApiKey(sub: string, id: string): Promise<boolean>;
   /** Updates the session's user fields; `null` when there is no session. Throws `AuthError` on invalid data. */
   updateSession(
     request: Request,
@@ -162,14 +192,30 @@ function storeOf(ctx: AuthContext, method: string): NonNullable<AuthContext["sto
 function passkeysOf<M extends "listPasskeys" | "deletePasskey">(
   ctx: AuthContext,
   method: M,
-): NonNullable<FeatureHooks[M]> {
+): NonNullable<FeatureHooks<AuthContext>[M]> {
   const operation = ctx[method];
   if (!ctx.passkeys || operation === undefined) {
     throw new TypeError(
       `api.${method} has no passkeys to ask; expected passkeys: { store, findUser } in createAuth.`,
     );
   }
-  return operation as NonNullable<FeatureHooks[M]>;
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
+}
+
+/** A service token or API key operation behind `api.{method}`; throws when its feature is not configured. */
+function serviceOf<
+  M extends "issueAccessToken" | "verifyApiKey" | "createApiKey" | "listApiKeys" | "deleteApiKey",
+>(ctx: AuthContext, method: M): NonNullable<FeatureHooks<AuthContext>[M]> {
+  const operation = ctx[method];
+  const configured = method === "issueAccessToken" ? ctx.serviceTokens : ctx.apiKeys;
+  if (!configured || operation === undefined) {
+    throw new TypeError(
+      method === "issueAccessToken"
+        ? "api.issueAccessToken has no signing keys; expected serviceTokens: { keys: [keyPair] } in createAuth."
+        : `api.${method} has no API keys to ask; expected apiKeys: { store } in createAuth.`,
+    );
+  }
+  return operation as NonNullable<FeatureHooks<AuthContext>[M]>;
 }
 
 function requiredText(value: unknown, name: string): string {
@@ -228,6 +274,47 @@ export function createAPI<U extends User>(ctx: AuthContext): AuthAPI<U> {
     async deletePasskey(sub: string, id: string): Promise<boolean> {
       const remove = passkeysOf(ctx, "deletePasskey");
       if (typeof id !== "string") throw new TypeError("id is invalid; expected a credential id.");
+      return await remove(ctx, requiredText(sub, "sub"), id);
+    },
+
+    async issueAccessToken(
+      subject: { request: Request } | { sub: string },
+      options: AccessTokenOptions,
+    ): Promise<string | null> {
+      const issue = serviceOf(ctx, "issueAccessToken");
+      const given = subject as Record<string, unknown>;
+      if (isRecord(given) && given.request instanceof Request) {
+        return await issue(ctx, { http: httpContext(ctx, given.request) }, options);
+      }
+      if (!isRecord(given) || !("sub" in given)) {
+        throw new TypeError(
+          "api.issueAccessToken has no subject; expected { request } (the incoming Request) or { sub }.",
+        );
+      }
+      return await issue(ctx, { sub: requiredText(given.sub, "sub") }, options);
+    },
+
+    async verifyApiKey(request: Request): Promise<VerifiedApiKey | null> {
+      const verify = serviceOf(ctx, "verifyApiKey");
+      if (!(request instanceof Request)) {
+        throw new TypeError("api.verifyApiKey has no request; expected the incoming Request.");
+      }
+      return await verify(ctx, request);
+    },
+
+    async createApiKey(sub: string, options: CreateApiKeyOptions): Promise<CreatedApiKey> {
+      const create = serviceOf(ctx, "createApiKey");
+      return await create(ctx, requiredText(sub, "sub"), options);
+    },
+
+    async listApiKeys(sub: string): Promise<ApiKey[]> {
+      const list = serviceOf(ctx, "listApiKeys");
+      return await list(ctx, requiredText(sub, "sub"));
+    },
+
+    async deleteApiKey(sub: string, id: string): Promise<boolean> {
+      const remove = serviceOf(ctx, "deleteApiKey");
+      if (typeof id !== "string") throw new TypeError("id is invalid; expected an API key id.");
       return await remove(ctx, requiredText(sub, "sub"), id);
     },
 

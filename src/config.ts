@@ -42,13 +42,25 @@ import type {
   PasskeyUserVerification,
 } from "./config/passkeys.ts";
 import { resolveSession, type SessionSettings } from "./config/session.ts";
+import {
+  type RateLimitConfig,
+  type RateLimitSettings,
+  resolveRateLimit,
+} from "./config/rate_limit.ts";
 import type { TwoFactorConfig, TwoFactorSettings } from "./config/two_factor.ts";
+import type {
+  ApiKeysConfig,
+  ServiceTokensConfig,
+  ServiceTokenSettings,
+} from "./config/service_tokens.ts";
 import { type CookieConfig, type CookieJar, resolveCookieJars } from "./cookies/jar.ts";
 import { type EnvReader, readRuntimeEnv } from "./env.ts";
 import { BODY_TIMEOUT_MS } from "./http.ts";
 import { isRecord } from "./is_record.ts";
 import type { Logger, LoggerConfig } from "./logger.ts";
-import { type BuiltInTable, type ResolvedProvider, resolveProvidersWith } from "./oauth/resolve.ts";
+import type { BuiltInTable } from "./oauth/provider_lookup.ts";
+import { resolveProvidersWith } from "./oauth/resolve.ts";
+import type { ResolvedProvider } from "./oauth/resolved_provider.ts";
 import { oidcKitOf } from "./oauth/providers/_define.ts";
 import type {
   BuiltInProviderEntry,
@@ -75,6 +87,8 @@ export type {
   SignInResult,
   TwoFactorConfig,
 };
+export type { ApiKeysConfig, ServiceTokensConfig };
+export type { RateLimitConfig };
 export { CSRF_MAX_AGE } from "./config/keys.ts";
 
 /**
@@ -187,6 +201,13 @@ export interface AuthConfig<
    */
   passkeys?: PasskeysConfig<UserInput<U>>;
   /**
+   * Access tokens for other services: the key pairs that sign them
+   * (`api.issueAccessToken`) and that `GET /jwks` publishes.
+   */
+  serviceTokens?: ServiceTokensConfig;
+  /** API keys for scripts (`POST`/`GET /apiKeys`, `api.verifyApiKey`), kept as keyed hashes. */
+  apiKeys?: ApiKeysConfig;
+  /**
    * The optional features `createAuth` of `core.ts` serves, imported from
    * `@service-stack/auth/core` (`features: [email, twoFactor, passkeys]`):
    * `email`, `twoFactor` and `passkeys` work only with their feature, a
@@ -225,6 +246,15 @@ export interface AuthConfig<
   env?: Readonly<Record<string, string | undefined>>;
   /** The clock, in milliseconds since the epoch (tests). Default `Date.now`. */
   clock?: () => number;
+  /**
+   * Per-client limits of every route that signs in, sends a message or
+   * creates something (on by default: see the rules in the docs). `false`
+   * turns them off; `rules` changes a rule by name (`{ max, window }`, or
+   * `false` for no limit on that route); `key(request, route)` chooses what
+   * to count by instead of the client's address. Counted in `session.store`
+   * when set (shared by instances), else per process.
+   */
+  rateLimit?: RateLimitConfig;
 }
 
 /** Everything an instance needs, built once from the config and frozen. */
@@ -239,7 +269,9 @@ export interface AuthContext
     EmailSettings,
     TwoFactorSettings,
     PasskeySettings,
-    FeatureHooks {
+    ServiceTokenSettings,
+    RateLimitSettings,
+    FeatureHooks<AuthContext> {
   readonly basePath: string;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   readonly jars: { readonly http: CookieJar; readonly https: CookieJar };
@@ -252,7 +284,7 @@ export interface AuthContext
   /** The deadline for reading a request body (`BODY_TIMEOUT_MS`; shorter in tests). */
   readonly bodyTimeoutMs: number;
   /** The instance's optional features (their routes join the route table). */
-  readonly features: readonly FeatureDefinition[];
+  readonly features: readonly FeatureDefinition<unknown, AuthContext>[];
 }
 
 const CONFIG_KEYS: ReadonlySet<string> = new Set([
@@ -269,6 +301,8 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "email",
   "twoFactor",
   "passkeys",
+  "serviceTokens",
+  "apiKeys",
   "features",
   "jwt",
   "session",
@@ -279,6 +313,7 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set([
   "fetch",
   "env",
   "clock",
+  "rateLimit",
 ]);
 
 function envReader(env: unknown): EnvReader {
@@ -343,7 +378,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
   const session = resolveSession(config.session, { logger, clock });
   // Feature config keys are read only through the features given: none is imported here.
   const record = config as unknown as Readonly<Record<string, unknown>>;
-  const featureList = resolveFeatureList(record, options.features);
+  const featureList = resolveFeatureList<AuthContext>(record, options.features);
   // Web Crypto keys in `secret` are read only with the feature that brings their code.
   const webCrypto = featureList.find((feature) => feature.webCrypto)?.webCrypto;
   const keys = resolveKeys(config, { read, maxAge: session.maxAge, clock, logger, webCrypto });
@@ -351,6 +386,7 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
   const features = resolveFeatures(config);
   const hooks = resolveHooks(config);
   const pages = resolvePages(config.pages);
+  const rateLimit = resolveRateLimit(config.rateLimit);
   const inputs: FeatureInputs = {
     config: record,
     logger,
@@ -402,7 +438,8 @@ export function buildContext(config: AuthConfig, options: ContextOptions): AuthC
     ...features,
     ...hooks,
     ...pages,
-    ...resolved as EmailSettings & TwoFactorSettings & PasskeySettings & FeatureHooks,
+    ...rateLimit,
+    ...resolved as EmailSettings & TwoFactorSettings & PasskeySettings & FeatureHooks<AuthContext>,
     basePath,
     providers,
     jars,

@@ -12,7 +12,7 @@ import type { Jose } from "../jose.ts";
 import type { AuthFeature } from "./config/feature.ts";
 import { ALL_FEATURES } from "./features/mod.ts";
 import { builtInProviders } from "./oauth/providers/mod.ts";
-import type { BuiltInTable } from "./oauth/resolve.ts";
+import type { BuiltInTable } from "./oauth/provider_lookup.ts";
 import type { User } from "./types.ts";
 
 /** The HTTP handlers: one per method, and `ALL` for every method (including CORS preflights). */

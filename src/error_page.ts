@@ -114,7 +114,52 @@ const STYLE = [
   "background:var(--accent);border-radius:6px;text-decoration:none}",
   ".muted{margin:1.25rem 0 0;color:var(--muted);font-size:.85rem}",
   "code{font-family:ui-monospace,Menlo,monospace}",
+  // The forms of the email and two-factor pages, in the same card.
+  ".app{margin:0 0 .25rem;color:var(--muted);font-size:.9rem;font-weight:600}",
+  "label{display:block;margin:0 0 .25rem;font-weight:600}",
+  "input:not([type=hidden]){display:block;width:100%;margin:0 0 1rem;padding:.5rem .6rem;font:inherit;",
+  "border:1px solid var(--line);border-radius:6px}",
+  "button{padding:.55rem 1.1rem;font:inherit;font-weight:600;color:#fff;",
+  "background:var(--accent);border:0;border-radius:6px;cursor:pointer}",
+  "details{margin:1.25rem 0 0}summary{cursor:pointer;color:var(--accent)}",
 ].join("");
+
+/** What {@link cardPage} shows. */
+export interface CardPage {
+  /** The page's title and heading. */
+  title: string;
+  /** The app's name above the heading (`logger.appName`, else `twoFactor.issuer`), if any. */
+  appName?: string;
+  /** The card's content, already HTML (every text in it escaped). */
+  body: string;
+}
+
+/**
+ * The one look of every page the library shows a person (errors, the email
+ * link's confirmation, the reset form, the second step): a card with the
+ * app's name, a heading and the content; no script, nothing loaded.
+ */
+export function cardPage(page: CardPage): string {
+  const title = escapeHtml(page.title);
+  const app = page.appName ? `<p class="app">${escapeHtml(page.appName)}</p>\n` : "";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${page.appName ? `${title} - ${escapeHtml(page.appName)}` : title}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${app}<h1>${title}</h1>
+${page.body}
+</main>
+</body>
+</html>
+`;
+}
 
 /** Options of {@link errorPageResponse}. */
 export interface ErrorPageOptions {
@@ -122,6 +167,8 @@ export interface ErrorPageOptions {
   home: string;
   /** The link's text; default "Back to the start". */
   linkText?: string;
+  /** The app's name above the heading. */
+  appName?: string;
 }
 
 /**
@@ -134,27 +181,14 @@ export function errorPageResponse(
   error: AuthError,
   options: ErrorPageOptions,
 ): Response {
-  const title = escapeHtml(titleOf(error));
-  const body = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>${title}</h1>
-<p class="message">${escapeHtml(plainMessage(error, out))}</p>
+  const body = cardPage({
+    title: titleOf(error),
+    appName: options.appName,
+    body: `<p class="message">${escapeHtml(plainMessage(error, out))}</p>
 <p><a class="button" href="${escapeHtml(options.home)}">${
-    escapeHtml(options.linkText ?? "Back to the start")
-  }</a></p>
-<p class="muted">Error code: <code>${escapeHtml(error.code)}</code></p>
-</main>
-</body>
-</html>
-`;
+      escapeHtml(options.linkText ?? "Back to the start")
+    }</a></p>
+<p class="muted">Error code: <code>${escapeHtml(error.code)}</code></p>`,
+  });
   return htmlResponse(out, body, error.status);
 }

@@ -17,8 +17,10 @@ import { Browser } from "./server/_helpers.ts";
 // Web Crypto keys and the store-less default kept only counters and one-time marks (50.2 kB with
 // all three in every bundle, 69.4 kB while every feature was; 1 kB of it the JavaScript SHA-256
 // that spares a Web Crypto trip per CSRF check and token signature), plus 1.5% for small changes.
-// Issue 16 aims at 30 kB (see README "Develop").
-const ONE_PROVIDER_GZIP_BUDGET = 42_000;
+// Issue 16 aims at 30 kB (see README "Develop"). The rate limiter, part of the core (issue 27:
+// its rules, the client address, the headers), took it from 41,462 to 43,308 bytes (+1.8 kB);
+// 43,855 with main's later changes, plus 1.5%.
+const ONE_PROVIDER_GZIP_BUDGET = 44_500;
 
 // Text that only memoryStore and the stores' validation hold: without session.store, the core's
 // per-process counters and one-time marks need neither (sessions, passkeys, key checks).
@@ -40,10 +42,12 @@ export const auth = createAuth({
 
 // Text that only each optional feature's code holds (routes, messages, WebAuthn and TOTP
 // internals); the cookie names and token purposes stay in the core and are no marker.
+// Route paths are quoted whole: the core's rate-limit table names every limited route as
+// "/signIn/email", "/twoFactor/verify", ... whatever features an app lists.
 const FEATURE_MARKERS: Readonly<Record<string, readonly string[]>> = {
-  email: ["signIn/email", "password/forgot", "email.send"],
-  twoFactor: ["twoFactor/verify", "twoFactor.load", "otpauth"],
-  passkeys: ["passkey/register", "passkeys.store", "webauthn.get", "user-handle"],
+  email: ['"signIn/email"', '"password/forgot"', "email.send"],
+  twoFactor: ['"twoFactor/verify"', "twoFactor.load", "otpauth"],
+  passkeys: ['"passkey/register"', "passkeys.store", "webauthn.get", "user-handle"],
 };
 
 // Text that only the OpenID Connect code holds (discovery, JWKS and ID-token validation).

@@ -363,7 +363,7 @@ Deno.test({
     const block = guide(SESSIONS, 1);
     assert.match(block.code, /redisStore\(client\)/);
     await using redis = await startRedisServer();
-    await runBlock(block, { env: { REDIS_URL: redis.url }, imports: { redis: "npm:redis@4" } });
+    await runBlock(block, { env: { REDIS_URL: redis.url }, imports: { redis: "npm:redis@6" } });
   },
 });
 

@@ -21,6 +21,7 @@ import { createMockProvider } from "@service-stack/auth/testing";
 import { createEmailDemo, RESET_PAGE, sessionUser } from "./email_demo.mjs";
 import { createTwoFactorDemo } from "./two_factor_demo.mjs";
 import { passkeyConfig } from "./passkey_demo.mjs";
+import { createServiceTokensDemo } from "./service_tokens_demo.mjs";
 
 /** The environment names `createAuth` reads the secret from, in its order. */
 const SECRET_NAMES = ["SERVICE_AUTH_SECRET", "SERVICE_SECRET", "AUTH_SECRET", "SECRET"];
@@ -254,11 +255,14 @@ export async function createDemo(options) {
 
   // Two-factor sign-in (TOTP and backup codes): see two_factor_demo.mjs.
   const twoFactor = await createTwoFactorDemo({ issuer: "service-stack demo" });
+  // Tokens for a sample API on this server, and API keys: see service_tokens_demo.mjs.
+  const serviceTokens = await createServiceTokensDemo({ origin });
 
   /** @type {import("@service-stack/auth").AuthConfig} */
   const authConfig = {
     oauth: [mock.provider],
     twoFactor: twoFactor.config,
+    ...serviceTokens.config,
     // The server's discovery, JWKS, token and user-info calls go to the in-process mock, not
     // over the network.
     fetch: mock.fetch,
@@ -328,9 +332,11 @@ export async function createDemo(options) {
   function handler(auth) {
     const devices = deviceEndpoints(auth);
     const twoFactorRoutes = twoFactor.handler(auth);
+    const serviceTokenRoutes = serviceTokens.handler(auth);
     return async (request) => {
       const url = new URL(request.url);
       if (twoFactor.handles(url.pathname)) return await twoFactorRoutes(request);
+      if (serviceTokens.handles(url.pathname)) return await serviceTokenRoutes(request);
       if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
         return await mock.handler(request);
       }

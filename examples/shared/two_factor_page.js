@@ -105,6 +105,18 @@ form("two-factor-disable-form").addEventListener("submit", async (event) => {
 });
 
 /**
+ * Shows or leaves the second step. While it is pending, its card is the only one: the other
+ * sign-in forms are hidden (the section's `second-step` class), with a way back to them.
+ *
+ * @param {boolean} pending
+ */
+function showSecondStep(pending) {
+  element("two-factor-step").hidden = !pending;
+  element("signed-out").classList.toggle("second-step", pending);
+  if (!pending) element("two-factor-step-message").hidden = true;
+}
+
+/**
  * Sends the second step; on success the page loads again, signed in.
  *
  * @param {import("@service-stack/auth/client").TwoFactorAnswer} answer
@@ -115,7 +127,8 @@ async function verify(answer) {
     say("two-factor-step-message", describe(error), "error");
     // Too many tries, or the five minutes are over: the password has to be given again.
     if (error.status === 429 || /start again/i.test(error.error_description ?? "")) {
-      element("two-factor-step").hidden = true;
+      showSecondStep(false);
+      say("signed-out-message", describe(error), "error");
     }
   }
 }
@@ -132,8 +145,10 @@ form("two-factor-backup-form").addEventListener("submit", (event) => {
   verify({ backupCode: field(target, "backupCode") }).then(() => target.reset());
 });
 
+element("two-factor-back").addEventListener("click", () => showSecondStep(false));
+
 document.addEventListener("demo:two-factor-required", () => {
-  element("two-factor-step").hidden = false;
+  showSecondStep(true);
   element("two-factor-step-message").hidden = true;
   /** @type {HTMLInputElement} */ (form("two-factor-verify-form").elements.namedItem("code"))
     .focus();
@@ -142,7 +157,7 @@ document.addEventListener("demo:two-factor-required", () => {
 // The status is read whenever the page shows the signed-in side.
 new MutationObserver(() => {
   if (document.body.dataset.state === "signed-in") {
-    element("two-factor-step").hidden = true;
+    showSecondStep(false);
     renderStatus();
   }
 }).observe(document.body, { attributes: true, attributeFilter: ["data-state"] });

@@ -9,6 +9,7 @@ import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
 import { autofillSupported, ceremony, ipAddressRefusal, passkeysSupported } from "./passkey.ts";
+import { apiKeyClient } from "./api_keys.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
 import type {
   AuthClient,
@@ -424,5 +425,9 @@ export function createAuthClient<
       },
     },
     passkey,
+    apiKeys: apiKeyClient({
+      mutate: (request, accept) => mutate(request, { redirect: false }, accept),
+      get: (path, accept) => send(resolved, { method: "GET", path }, accept),
+    }),
   };
 }

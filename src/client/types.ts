@@ -519,4 +519,59 @@ export interface AuthClient<
   twoFactor: TwoFactorClient<U>;
   /** Passkeys: `register`, `signIn` (with autofill), `list`, `delete`. */
   passkey: PasskeyClient<U>;
+  /** API keys of the signed-in user: `create`, `list`, `delete`. */
+  apiKeys: ApiKeyClient;
+}
+
+/**
+ * An API key as `apiKeys.list()` and `apiKeys.create()` give it: never its
+ * text (shown once, by `create`) nor its hash.
+ *
+ * @example
+ * ```ts
+ * import type { ClientApiKey } from "@service-stack/auth/client";
+ *
+ * function label(apiKey: ClientApiKey): string {
+ *   return `${apiKey.name} (last used ${apiKey.lastUsedAt ?? "never"})`;
+ * }
+ * ```
+ */
+export interface ClientApiKey {
+  /** The key's id: pass it to `apiKeys.delete`. */
+  id: string;
+  /** The name the user gave it. */
+  name: string;
+  /** Its scopes. */
+  scopes: string[];
+  /** When it was made, ISO 8601 UTC. */
+  createdAt: string;
+  /** When it stops working, ISO 8601 UTC, or `null`. */
+  expiresAt: string | null;
+  /** When it was last used, ISO 8601 UTC, or `null`. */
+  lastUsedAt: string | null;
+}
+
+/**
+ * The signed-in user's API keys.
+ *
+ * @example
+ * ```ts
+ * import { createAuthClient } from "@service-stack/auth/client";
+ *
+ * const auth = createAuthClient();
+ * const { data } = await auth.apiKeys.create({ name: "CI", scopes: ["deploy"], expiresIn: 86400 });
+ * if (data) console.log("Copy it now, it is shown once:", data.key);
+ * ```
+ */
+export interface ApiKeyClient {
+  /** `POST /apiKeys`: a new key; `key` is its text, shown this once. */
+  create(options: {
+    name: string;
+    scopes?: string[];
+    expiresIn?: number;
+  }): Promise<AuthResult<{ key: string; apiKey: ClientApiKey }>>;
+  /** `GET /apiKeys`: the user's keys. */
+  list(): Promise<AuthResult<{ apiKeys: ClientApiKey[] }>>;
+  /** `DELETE /apiKeys/:id`: deletes one of the user's keys; resolves `{ ok: true }`. */
+  delete(id: string): Promise<AuthResult<{ ok: true }>>;
 }

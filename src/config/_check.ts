@@ -43,3 +43,19 @@ export function optionalSchema(value: unknown, name: string): void {
     );
   }
 }
+
+/**
+ * The app's name on the pages people see: `logger.appName`, else
+ * `twoFactor.issuer` (the name authenticator apps show), else none.
+ */
+export function pageAppName(config: Readonly<Record<string, unknown>>): string | undefined {
+  const logger = config.logger as { appName?: unknown } | undefined;
+  if (typeof logger === "object" && logger !== null && typeof logger.appName === "string") {
+    return logger.appName.slice(0, 100) || undefined;
+  }
+  const twoFactor = config.twoFactor as { issuer?: unknown } | undefined;
+  if (typeof twoFactor === "object" && twoFactor !== null && typeof twoFactor.issuer === "string") {
+    return twoFactor.issuer.slice(0, 100) || undefined;
+  }
+  return undefined;
+}

@@ -8,7 +8,7 @@
 
 import { isRecord } from "../is_record.ts";
 import type { User } from "../types.ts";
-import { fail, knownKeys, optionalFunction } from "./_check.ts";
+import { fail, knownKeys, optionalFunction, pageAppName } from "./_check.ts";
 import type { FeatureInputs } from "./feature.ts";
 
 /** What a message is for. */
@@ -84,6 +84,8 @@ export interface EmailSettings {
     ) => unknown;
     /** Lifetime of links and codes, in seconds. */
     readonly maxAge: number;
+    /** The app's name on the confirmation and reset pages (`logger.appName`, else `twoFactor.issuer`). */
+    readonly appName?: string;
   };
 }
 
@@ -125,6 +127,7 @@ export function resolveEmail(value: unknown, inputs: FeatureInputs): EmailSettin
       onVerified: value.onVerified as NonNullable<EmailSettings["email"]>["onVerified"],
       onChanged: value.onChanged as NonNullable<EmailSettings["email"]>["onChanged"],
       maxAge,
+      appName: pageAppName(inputs.config),
     }),
   });
 }

@@ -8,7 +8,6 @@
  * @module
  */
 
-import type { AuthContext } from "../config.ts";
 import type { JWTKey } from "../jose/types.ts";
 import type { WebCryptoKit } from "../jose/keys.ts";
 import type { Logger } from "../logger.ts";
@@ -17,15 +16,22 @@ import type { User } from "../types.ts";
 import { fail } from "./_check.ts";
 import type { HttpContext } from "./http_context_type.ts";
 import { isRecord } from "../is_record.ts";
+import type { ApiKey, CreatedApiKey, VerifiedApiKey } from "../service_tokens/types.ts";
 
 /**
  * The name `core.ts` exports each optional feature under: the config key it
  * serves, except `webCryptoKeys`, which lets `secret` hold Web Crypto keys.
  */
-export type FeatureKey = "email" | "twoFactor" | "passkeys" | "webCryptoKeys";
+export type FeatureKey =
+  | "email"
+  | "twoFactor"
+  | "passkeys"
+  | "webCryptoKeys"
+  | "serviceTokens"
+  | "apiKeys";
 
 /** The features that serve a config key of their own. */
-const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys"] as const;
+const CONFIG_FEATURE_KEYS = ["email", "twoFactor", "passkeys", "serviceTokens", "apiKeys"] as const;
 const FEATURE_KEYS: readonly FeatureKey[] = [...CONFIG_FEATURE_KEYS, "webCryptoKeys"];
 // Kept apart so that no message reads as an import statement to the import checks.
 const CORE_ENTRY = '"@service-stack/auth/core"';
@@ -78,23 +84,39 @@ export interface Passkey {
 /**
  * The core's calls into features, on the context; each is absent when no
  * given feature provides it, and shared code calls it as `ctx.secondStep?.(...)`.
+ * `C` is the instance's context (`AuthContext` of `config.ts`, which holds
+ * these hooks): a parameter, so that neither module imports the other.
  */
-export interface FeatureHooks {
+export interface FeatureHooks<C> {
   /**
    * Two-factor: the gate every first factor passes before a session starts;
    * `null` means "no second step".
    */
   readonly secondStep?: (
-    ctx: AuthContext,
+    ctx: C,
     http: HttpContext,
     input: GateInput,
   ) => Promise<TwoFactorRequired | null>;
   /** Email: sends a verification message to a new user's address (sign-up). */
-  readonly sendVerification?: (ctx: AuthContext, http: HttpContext, user: User) => Promise<void>;
+  readonly sendVerification?: (ctx: C, http: HttpContext, user: User) => Promise<void>;
   /** Passkeys: `api.listPasskeys`. */
-  readonly listPasskeys?: (ctx: AuthContext, sub: string) => Promise<Passkey[]>;
+  readonly listPasskeys?: (ctx: C, sub: string) => Promise<Passkey[]>;
   /** Passkeys: `api.deletePasskey`. */
-  readonly deletePasskey?: (ctx: AuthContext, sub: string, id: string) => Promise<boolean>;
+  readonly deletePasskey?: (ctx: C, sub: string, id: string) => Promise<boolean>;
+  /** Service tokens: `api.issueAccessToken` (`null`: the request has no session). */
+  readonly issueAccessToken?: (
+    ctx: C,
+    subject: { http: HttpContext } | { sub: string },
+    options: unknown,
+  ) => Promise<string | null>;
+  /** API keys: `api.verifyApiKey`. */
+  readonly verifyApiKey?: (ctx: C, request: Request) => Promise<VerifiedApiKey | null>;
+  /** API keys: `api.createApiKey`. */
+  readonly createApiKey?: (ctx: C, sub: string, input: unknown) => Promise<CreatedApiKey>;
+  /** API keys: `api.listApiKeys`. */
+  readonly listApiKeys?: (ctx: C, sub: string) => Promise<ApiKey[]>;
+  /** API keys: `api.deleteApiKey`. */
+  readonly deleteApiKey?: (ctx: C, sub: string, id: string) => Promise<boolean>;
 }
 
 /** What a feature's resolver gets besides its config value. */
@@ -132,15 +154,25 @@ export interface AuthFeature {
    * The config key it serves (`oidc` serves providers with an issuer,
    * `webCryptoKeys` Web Crypto keys in `secret`).
    */
-  readonly key: "email" | "twoFactor" | "passkeys" | "oidc" | "webCryptoKeys";
+  readonly key:
+    | "email"
+    | "twoFactor"
+    | "passkeys"
+    | "oidc"
+    | "webCryptoKeys"
+    | "serviceTokens"
+    | "apiKeys";
 }
 
-/** What a feature is inside: what the core needs from it. `R` is the route type (router.ts). */
-export interface FeatureDefinition<R = unknown> extends AuthFeature {
+/**
+ * What a feature is inside: what the core needs from it. `R` is the route
+ * type (router.ts), `C` the instance's context (see {@link FeatureHooks}).
+ */
+export interface FeatureDefinition<R, C> extends AuthFeature {
   /** Validates the config key's value (not `undefined`) and returns its context settings. */
   readonly resolve: (value: unknown, inputs: FeatureInputs) => object;
   /** Its calls from shared code. */
-  readonly hooks: FeatureHooks;
+  readonly hooks: FeatureHooks<C>;
   /** Its routes, added to the instance's route table. */
   readonly routes: readonly R[];
   /** The OpenID Connect code, which the `oidc` feature carries. */
@@ -149,7 +181,7 @@ export interface FeatureDefinition<R = unknown> extends AuthFeature {
   readonly webCrypto?: WebCryptoKit;
 }
 
-function isFeature(value: unknown): value is FeatureDefinition {
+function isFeature(value: unknown): value is FeatureDefinition<unknown, never> {
   return isRecord(value) &&
     (FEATURE_KEYS.includes(value.key as FeatureKey) || value.key === "oidc") &&
     typeof value.resolve === "function" && isRecord(value.hooks) && Array.isArray(value.routes);
@@ -161,10 +193,10 @@ function isFeature(value: unknown): value is FeatureDefinition {
  * not a feature, and for a feature's config key set without its feature,
  * naming the import.
  */
-export function resolveFeatureList(
+export function resolveFeatureList<C>(
   config: Readonly<Record<string, unknown>>,
   included: readonly AuthFeature[],
-): readonly FeatureDefinition[] {
+): readonly FeatureDefinition<unknown, C>[] {
   const listed = config.features ?? [];
   const all: unknown[] = [...included, ...(Array.isArray(listed) ? listed : [listed])];
   if (!all.every(isFeature)) {
@@ -172,13 +204,14 @@ export function resolveFeatureList(
       `features holds a value that is not a feature; expected features imported from ${CORE_ENTRY}, e.g. features: [email].`,
     );
   }
-  const byKey = new Map<AuthFeature["key"], FeatureDefinition>();
+  // Every feature is one of the library's, defined for the instance's context.
+  const byKey = new Map<AuthFeature["key"], FeatureDefinition<unknown, C>>();
   for (const feature of all) {
     const known = byKey.get(feature.key);
     if (known !== undefined && known !== feature) {
       fail(`features lists two "${feature.key}" features; expected each feature once.`);
     }
-    byKey.set(feature.key, feature);
+    byKey.set(feature.key, feature as FeatureDefinition<unknown, C>);
   }
   for (const key of CONFIG_FEATURE_KEYS) {
     if (config[key] !== undefined && !byKey.has(key)) {

@@ -10,7 +10,8 @@
 import type { Jose, JWTKey, JWTMode } from "../../jose.ts";
 import { FLOW_COOKIE_MAX_AGE } from "../cookies/jar.ts";
 import { purposeJose, purposeMode, type TokenPurpose } from "../jose/for_purpose.ts";
-import { isWebCryptoKey, type WebCryptoKit } from "../jose/keys.ts";
+import { isKeyPair, isWebCryptoKey, type WebCryptoKit } from "../jose/keys.ts";
+import type { WebCryptoKeyPair } from "../jose/types.ts";
 import { secretLooksWeak } from "../jose/weak_secret.ts";
 import { envAccessProblem, type EnvReader, lookupEnv } from "../env.ts";
 import type { Logger } from "../logger.ts";
@@ -37,6 +38,8 @@ export interface KeySettings {
   readonly passkeyJose: Jose;
   /** Whether tokens of the sealed purposes (flow, email) can be read by whoever holds them. */
   readonly readableFlowTokens: boolean;
+  /** In `signed` mode, the key pairs of `secret` (their public keys go into `GET /jwks`). */
+  readonly sessionKeyPairs: readonly WebCryptoKeyPair[];
 }
 
 /** What the key resolver reads from the config. */
@@ -130,6 +133,7 @@ export function resolveKeys(options: KeyOptions, context: KeyContext): KeySettin
       twoFactorJose: jose("two-factor"),
       passkeyJose: jose("passkey", FLOW_COOKIE_MAX_AGE),
       readableFlowTokens: purposeMode(keys[0], "email", mode, webCrypto) === "signed",
+      sessionKeyPairs: Object.freeze(mode === "signed" ? keys.filter(isKeyPair) : []),
     });
   } catch (error) {
     // A short or unusable secret is a config error like any other: TypeError, naming the option.

@@ -11,7 +11,8 @@
 
 import { AuthError } from "../errors.ts";
 import type { OIDCInstance, OIDCKit } from "../oauth/oidc/kit.ts";
-import { isOpenIDConnect, type ResolvedProvider } from "../oauth/resolve.ts";
+import { isOpenIDConnect } from "../oauth/endpoints.ts";
+import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 import { fail } from "./_check.ts";
 
 export type { OIDCKit } from "../oauth/oidc/kit.ts";

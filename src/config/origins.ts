@@ -137,7 +137,7 @@ function warnOnce(
 let lastLoopback = "";
 
 /** Whether a serialized origin (`scheme://host[:port]`) is on a loopback host; no URL parse. */
-function isLoopbackOrigin(origin: string): boolean {
+export function isLoopbackOrigin(origin: string): boolean {
   if (origin === lastLoopback) return true;
   if (!parsesAsLoopback(origin)) return false;
   lastLoopback = origin;

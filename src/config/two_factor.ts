@@ -7,7 +7,7 @@
  */
 
 import { isRecord } from "../is_record.ts";
-import { fail, knownKeys } from "./_check.ts";
+import { fail, knownKeys, pageAppName } from "./_check.ts";
 import type { FeatureInputs } from "./feature.ts";
 
 /**
@@ -56,6 +56,8 @@ export interface TwoFactorSettings {
     readonly load: (sub: string, request: Request) => unknown;
     readonly save: (sub: string, value: string | null, request: Request) => unknown;
     readonly issuer?: string;
+    /** The app's name on the built-in second-step page. */
+    readonly appName?: string;
   };
 }
 
@@ -86,6 +88,7 @@ export function resolveTwoFactor(value: unknown, inputs: FeatureInputs): TwoFact
     load: value.load as NonNullable<TwoFactorSettings["twoFactor"]>["load"],
     save: value.save as NonNullable<TwoFactorSettings["twoFactor"]>["save"],
     ...(issuer === undefined ? {} : { issuer: issuer as string }),
+    appName: pageAppName(inputs.config),
   };
   return Object.freeze({ twoFactor: Object.freeze(settings) });
 }

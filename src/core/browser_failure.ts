@@ -49,7 +49,11 @@ export function browserFailure(
   if (ctx.errorPage !== undefined) {
     return redirectResponse(http, withPlainError(ctx.errorPage, error, http));
   }
-  if (acceptsHtml(http.request)) return errorPageResponse(http, error, { home: "/" });
+  if (acceptsHtml(http.request)) {
+    // The app's name, when a feature with pages resolved one: every page a person sees shows it.
+    const appName = ctx.email?.appName ?? ctx.twoFactor?.appName;
+    return errorPageResponse(http, error, { home: "/", appName });
+  }
   return errorResponse(http, error);
 }
 
@@ -57,16 +61,18 @@ export function browserFailure(
  * The answer to any failed request: JSON, except that a plain HTML form
  * posted by a browser (a form body, `Accept: text/html`) gets the HTML error
  * page, with the same status and headers (`Retry-After`) and a link back to
- * the form's page when it is on a trusted origin.
+ * the form's page when it is on a trusted origin; so does any request
+ * refused by a rate limit (429) that accepts HTML.
  */
 export async function failureResponse(http: HttpContext, error: AuthError): Promise<Response> {
   const request = http.request;
-  if (
-    request.method.toUpperCase() !== "POST" || !acceptsHtml(request) ||
-    mediaType(request) !== "application/x-www-form-urlencoded"
-  ) {
-    return errorResponse(http, error);
+  const formPost = request.method.toUpperCase() === "POST" &&
+    mediaType(request) === "application/x-www-form-urlencoded";
+  // A browser held back by a rate limit reads how long to wait, whatever the route.
+  if (error.status === 429 && !formPost && acceptsHtml(request)) {
+    return errorPageResponse(http, error, { home: "/" });
   }
+  if (!formPost || !acceptsHtml(request)) return errorResponse(http, error);
   let back: string | null = null;
   try {
     back = refererTarget(request.headers.get("Referer"), http.origin, await http.trustedOrigins());

@@ -22,13 +22,17 @@ import {
   isEmailCode,
   openEmailToken,
   sealEmailToken,
+  shortHash,
 } from "../email/token.ts";
+import { isLoopbackOrigin } from "../config/origins.ts";
 import { AuthError, errorName } from "../errors.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { encodeBase64Url } from "../jose/base64url.ts";
+import { timingSafeEqual } from "../crypto/timing_safe_equal.ts";
 import type { Session } from "../types.ts";
 import { isPlainEmail } from "../user_fields.ts";
 import { callApp } from "./call_app.ts";
+import { noResetSince, readResetMark, recordReset } from "./reset_mark.ts";
 import type { CurrentSession } from "./session.ts";
 import { readSession, reissueSession, userFromPayload } from "./session.ts";
 import { finishSignIn } from "./sign_in.ts";
@@ -93,19 +97,47 @@ async function deliver(ctx: AuthContext, http: HttpContext, message: EmailMessag
   }
 }
 
+/** The longest link a message carries: some mail clients break longer ones. */
+export const MAX_LINK_LENGTH = 200;
+
+/**
+ * The origin links are built on: `baseURL`, else the request's origin when
+ * it is loopback or one of `trustedOrigins`. Anything else would put a
+ * client's `Host` header into a link (a reset link pointing at an attacker's
+ * site): 500 `server_error`, nothing sent, and a log line naming `baseURL`.
+ */
+async function linkOrigin(ctx: AuthContext, http: HttpContext): Promise<string> {
+  if (ctx.publicOrigin !== undefined || isLoopbackOrigin(http.origin)) return http.origin;
+  if ((await http.trustedOrigins())(http.origin) === true) return http.origin;
+  ctx.logger.log(
+    "error",
+    "email link not sent: the request's origin is neither loopback nor trusted; expected baseURL (or AUTH_URL) in createAuth, or the origin in trustedOrigins",
+    { origin: http.origin },
+  );
+  throw new AuthError(
+    "server_error",
+    "Email links need a known origin; expected baseURL in createAuth.",
+    { status: 500 },
+  );
+}
+
 /** The link a message carries: `{origin}{basePath}/{path}?token=...`. */
-function link(ctx: AuthContext, http: HttpContext, path: string, token: string): string {
-  return `${http.origin}${ctx.basePath}/${path}?token=${encodeURIComponent(token)}`;
+function link(ctx: AuthContext, origin: string, path: string, token: string): string {
+  return `${linkPrefix(ctx, origin, path)}${encodeURIComponent(token)}`;
+}
+
+function linkPrefix(ctx: AuthContext, origin: string, path: string): string {
+  return `${origin}${ctx.basePath}/${path}?token=`;
 }
 
 /**
  * The link of a password reset: the app's `pages.resetPassword` when set, else the built-in form.
  * Always absolute: a path alone in a message opens nothing from a mail app.
  */
-function resetLink(ctx: AuthContext, http: HttpContext, token: string): string {
+function resetLink(ctx: AuthContext, origin: string, token: string): string {
   const page = ctx.resetPasswordPage;
-  if (page === undefined) return link(ctx, http, "password/reset", token);
-  const url = new URL(page, http.origin);
+  if (page === undefined) return link(ctx, origin, "password/reset", token);
+  const url = new URL(page, origin);
   url.searchParams.set("token", token);
   return url.href;
 }
@@ -144,17 +176,24 @@ export async function requestEmailSignIn(
 ): Promise<void> {
   const hooks = emailHooks(ctx);
   const address = checkedAddress(request.email);
+  const origin = await linkOrigin(ctx, http);
   if (!(await underMessageLimit(ctx, address))) {
     ctx.logger.log("warn", "email message limit reached", clientDetails(ctx, http));
     return;
   }
-  const known = (await findUser(ctx, http, address)) !== null || hooks.createUser !== undefined;
+  const user = await findUser(ctx, http, address);
+  const known = user !== null || hooks.createUser !== undefined;
+  const sub = subOf(user);
+  const resetMark = sub === undefined ? "" : await readResetMark(ctx, sub, http.now);
   const { token, claims } = await sealEmailToken(ctx.emailJose, {
     kind: "sign-in",
     email: address,
     maxAge: hooks.maxAge,
     now: http.now,
     redirectTo: request.redirectTo,
+    resetMark,
+    // A redirect that would make the link too long stays in this browser's flow cookie only.
+    maxTokenLength: MAX_LINK_LENGTH - linkPrefix(ctx, origin, "callback/email").length,
   });
   const code = generateEmailCode();
   const flowClaims: Record<string, string | number> = {
@@ -166,6 +205,7 @@ export async function requestEmailSignIn(
     exp: claims.expiresAt,
   };
   if (request.redirectTo !== undefined) flowClaims.rt = request.redirectTo;
+  if (resetMark !== "") flowClaims.rs = resetMark;
   const flow = await ctx.emailJose.encodeJWT(flowClaims);
   const expiresAt = new Date(claims.expiresAt * 1000);
   await deliver(
@@ -175,11 +215,11 @@ export async function requestEmailSignIn(
       ? {
         kind: "sign-in",
         to: address,
-        url: link(ctx, http, "callback/email", token),
+        url: link(ctx, origin, "callback/email", token),
         code,
         expiresAt,
       }
-      : { kind: "no-account", to: address, url: `${http.origin}/`, expiresAt },
+      : { kind: "no-account", to: address, url: `${origin}/`, expiresAt },
   );
   http.setCookies.push(serializeCookie({
     name: http.jar.emailFlow.name,
@@ -198,15 +238,31 @@ async function consumeToken(ctx: AuthContext, http: HttpContext, token: EmailTok
   }
 }
 
+/** Refuses what was made before the user's latest password reset. */
+async function requireNoResetSince(
+  ctx: AuthContext,
+  http: HttpContext,
+  sub: string,
+  mark: string | undefined,
+): Promise<void> {
+  if (!(await noResetSince(ctx, sub, mark, http.now))) {
+    ctx.logger.log("info", "email token refused: the password was reset since it was sent");
+    throw invalidGrant("This link or code was sent before a password reset; ask for a new one.");
+  }
+}
+
 /** Signs in the owner of a proven address (`createUser` for a new one). */
 async function signInProven(
   ctx: AuthContext,
   http: HttpContext,
   address: string,
   redirectTo: string | undefined,
+  resetMark: string | undefined,
 ): Promise<Session | TwoFactorRequired> {
   const hooks = emailHooks(ctx);
   let user = await findUser(ctx, http, address);
+  const found = subOf(user);
+  if (found !== undefined) await requireNoResetSince(ctx, http, found, resetMark);
   if (user === null && hooks.createUser !== undefined) {
     const create = hooks.createUser;
     user = await callApp(ctx, "email.createUser", () => create(address, http.request));
@@ -244,18 +300,49 @@ export async function confirmEmailToken(
   input: { token: unknown },
 ): Promise<EmailConfirmation> {
   emailHooks(ctx);
-  const token = await openEmailToken(ctx.emailJose, input.token, LINK_KINDS);
+  const token = await openEmailToken(ctx.emailJose, input.token, LINK_KINDS, http.now);
   if (token === null) throw invalidGrant("This link is invalid or has expired; ask for a new one.");
+  if (token.kind === "change-email") {
+    // Checked before the token is used: signing in first and opening the link again works.
+    const change = await changeToConfirm(ctx, http, token);
+    await consumeToken(ctx, http, token);
+    return { kind: "change-email", session: await confirmChange(ctx, http, token, change) };
+  }
   await consumeToken(ctx, http, token);
   if (token.kind === "sign-in") {
-    const session = await signInProven(ctx, http, token.email, token.redirectTo);
+    const redirectTo = token.redirectTo ?? await flowRedirect(ctx, http, token.id);
+    const session = await signInProven(ctx, http, token.email, redirectTo, token.resetMark);
     http.setCookies.push(clearEmailFlowCookie(http));
-    return { kind: "sign-in", session, redirectTo: token.redirectTo };
+    return { kind: "sign-in", session, redirectTo };
   }
-  if (token.kind === "verify-email") {
-    return { kind: "verify-email", session: await confirmVerification(ctx, http, token) };
+  return { kind: "verify-email", session: await confirmVerification(ctx, http, token) };
+}
+
+/** The opened `email_flow` cookie of this browser, or `null`. */
+async function readFlow(
+  ctx: AuthContext,
+  http: HttpContext,
+): Promise<Record<string, unknown> | null> {
+  const cookie = http.cookies.get(http.jar.emailFlow.name);
+  if (!cookie) return null;
+  try {
+    return await ctx.emailJose.decodeJWT(cookie, { clockTolerance: 0 });
+  } catch {
+    return null;
   }
-  return { kind: "change-email", session: await confirmChange(ctx, http, token) };
+}
+
+/** The `redirectTo` a link left out for length, from the asking browser's flow cookie. */
+async function flowRedirect(
+  ctx: AuthContext,
+  http: HttpContext,
+  id: string,
+): Promise<string | undefined> {
+  const flow = await readFlow(ctx, http);
+  return flow !== null && flow.pur === EMAIL_CODE_PURPOSE && flow.i === id &&
+      typeof flow.rt === "string"
+    ? flow.rt
+    : undefined;
 }
 
 /** `POST /callback/email` with a code: only with this browser's `email_flow` cookie. */
@@ -268,19 +355,12 @@ export async function confirmEmailCode(
   if (!isEmailCode(code)) {
     throw new AuthError("invalid_request", '"code" is invalid; expected six digits.');
   }
-  const cookie = http.cookies.get(http.jar.emailFlow.name);
-  let flow: Record<string, unknown> | null = null;
-  if (cookie) {
-    try {
-      flow = await ctx.emailJose.decodeJWT(cookie, { clockTolerance: 0 });
-    } catch {
-      flow = null;
-    }
-  }
+  const flow = await readFlow(ctx, http);
   if (
     flow === null || flow.pur !== EMAIL_CODE_PURPOSE || typeof flow.i !== "string" ||
     typeof flow.c !== "string" || typeof flow.em !== "string" || typeof flow.exp !== "number" ||
-    (flow.rt !== undefined && typeof flow.rt !== "string")
+    (flow.rt !== undefined && typeof flow.rt !== "string") ||
+    (flow.rs !== undefined && typeof flow.rs !== "string")
   ) {
     throw invalidGrant(
       "There is no sign-in by email in progress in this browser; ask for a new code.",
@@ -311,6 +391,7 @@ export async function confirmEmailCode(
     http,
     token.email,
     typeof flow.rt === "string" ? flow.rt : undefined,
+    typeof flow.rs === "string" ? flow.rs : undefined,
   );
   http.setCookies.push(clearEmailFlowCookie(http));
   return typeof flow.rt === "string" ? { session, redirectTo: flow.rt } : { session };
@@ -329,20 +410,26 @@ async function sendTokenMessage(
     to: string;
     sub: string;
     maxAge: number;
+    origin: string;
     previousEmail?: string;
+    resetMark?: string;
   },
 ): Promise<void> {
   const { token, claims } = await sealEmailToken(ctx.emailJose, {
     kind: message.kind,
     email: message.to,
-    sub: message.sub,
+    // A change link binds the user and the old address in one hash, so that it stays short.
+    sub: message.kind === "change-email" ? undefined : message.sub,
+    subHash: message.kind === "change-email"
+      ? changeHash(message.sub, message.previousEmail ?? "")
+      : undefined,
     maxAge: message.maxAge,
     now: http.now,
-    previousEmail: message.previousEmail,
+    resetMark: message.resetMark,
   });
   const url = message.kind === "reset-password"
-    ? resetLink(ctx, http, token)
-    : link(ctx, http, "callback/email", token);
+    ? resetLink(ctx, message.origin, token)
+    : link(ctx, message.origin, "callback/email", token);
   await deliver(ctx, http, {
     kind: message.kind,
     to: message.to,
@@ -364,6 +451,7 @@ export async function requestVerification(
       "The session has no email address to verify; expected a user with an email.",
     );
   }
+  const origin = await linkOrigin(ctx, http);
   if (!(await underMessageLimit(ctx, user.email))) {
     ctx.logger.log("warn", "email message limit reached", clientDetails(ctx, http));
     return;
@@ -373,6 +461,7 @@ export async function requestVerification(
     to: user.email,
     sub: user.sub,
     maxAge: hooks.maxAge,
+    origin,
   });
 }
 
@@ -391,6 +480,7 @@ export async function requestEmailChange(
       '"email" is the current address; expected a new address.',
     );
   }
+  const origin = await linkOrigin(ctx, http);
   if (!(await underMessageLimit(ctx, address))) {
     ctx.logger.log("warn", "email message limit reached", clientDetails(ctx, http));
     return;
@@ -400,6 +490,7 @@ export async function requestEmailChange(
     to: address,
     sub: input.session.payload.sub,
     maxAge: hooks.maxAge,
+    origin,
     previousEmail: typeof current === "string" ? current : undefined,
   });
 }
@@ -430,13 +521,32 @@ async function markSession(
   return next.session;
 }
 
+/**
+ * The user an address belongs to now, in the app's records, when it is the
+ * user a token was made for (`subHash`); else the token speaks for an
+ * address that moved: 400 `invalid_grant`.
+ */
+async function ownerNow(
+  ctx: AuthContext,
+  http: HttpContext,
+  address: string,
+  subHash: string | undefined,
+): Promise<string> {
+  const sub = subOf(await findUser(ctx, http, address));
+  if (sub === undefined || subHash === undefined || !timingSafeEqual(shortHash(sub), subHash)) {
+    ctx.logger.log("info", "email token refused: the address belongs to another account now");
+    throw invalidGrant("This link is for an address the account no longer has; ask for a new one.");
+  }
+  return sub;
+}
+
 async function confirmVerification(
   ctx: AuthContext,
   http: HttpContext,
   token: EmailToken,
 ): Promise<Session | null> {
   const hooks = emailHooks(ctx);
-  const sub = requireSub(token);
+  const sub = await ownerNow(ctx, http, token.email, token.subHash);
   const onVerified = hooks.onVerified;
   if (onVerified) {
     await callApp(
@@ -448,14 +558,59 @@ async function confirmVerification(
   return await markSession(ctx, http, { sub, email: token.email });
 }
 
+/** The hash a change link carries: the user and the address being replaced, together. */
+function changeHash(sub: string, from: string): string {
+  return shortHash(`${sub}\n${from.toLowerCase()}`);
+}
+
+/** A change of address the token may confirm: who, from which address, and the session. */
+interface ChangeToConfirm {
+  sub: string;
+  from: string;
+  origin: string;
+}
+
+/**
+ * Checks a change link before it is used: the browser must hold the session
+ * of the user who asked (the link carries only hashes of the user and of the
+ * old address, so that it stays short), the session's address must be the
+ * one the change started from, and the app's records must still give that
+ * address to that user. Whether the new address is free is the app's to
+ * say in `onChanged`.
+ */
+async function changeToConfirm(
+  ctx: AuthContext,
+  http: HttpContext,
+  token: EmailToken,
+): Promise<ChangeToConfirm> {
+  const origin = await linkOrigin(ctx, http);
+  const session = await readSession(ctx, http);
+  if (session === null) {
+    throw new AuthError(
+      "invalid_session_token",
+      "Confirming a change of address needs the session of the account that asked; expected the link opened where that account is signed in.",
+      { status: 401 },
+    );
+  }
+  const sub = session.payload.sub;
+  const current = session.payload.email;
+  const from = typeof current === "string" ? current : "";
+  // One hash binds the user and the address the change started from.
+  if (token.subHash === undefined || !timingSafeEqual(changeHash(sub, from), token.subHash)) {
+    throw invalidGrant("This link is for another account or an address it no longer has.");
+  }
+  if (from !== "") await ownerNow(ctx, http, from, shortHash(sub));
+  return { sub, from, origin };
+}
+
 async function confirmChange(
   ctx: AuthContext,
   http: HttpContext,
   token: EmailToken,
+  change: ChangeToConfirm,
 ): Promise<Session | null> {
   const hooks = emailHooks(ctx);
-  const sub = requireSub(token);
-  const from = token.previousEmail ?? "";
+  const { sub, from } = change;
   const onChanged = hooks.onChanged;
   if (onChanged) {
     await callApp(
@@ -468,16 +623,11 @@ async function confirmChange(
     await deliver(ctx, http, {
       kind: "email-changed",
       to: from,
-      url: `${http.origin}/`,
+      url: `${change.origin}/`,
       expiresAt: new Date(token.expiresAt * 1000),
     });
   }
   return await markSession(ctx, http, { sub, email: token.email, from });
-}
-
-function requireSub(token: EmailToken): string {
-  if (token.sub === undefined) throw invalidGrant("This link is invalid; ask for a new one.");
-  return token.sub;
 }
 
 /**
@@ -491,6 +641,7 @@ export async function requestPasswordReset(
 ): Promise<void> {
   requireReset(ctx);
   const address = checkedAddress(email);
+  const origin = await linkOrigin(ctx, http);
   if (!(await underMessageLimit(ctx, address))) {
     ctx.logger.log("warn", "email message limit reached", clientDetails(ctx, http));
     return;
@@ -502,6 +653,8 @@ export async function requestPasswordReset(
       to: address,
       sub,
       maxAge: RESET_MAX_AGE,
+      origin,
+      resetMark: await readResetMark(ctx, sub, http.now),
     });
     return;
   }
@@ -515,7 +668,7 @@ export async function requestPasswordReset(
   await deliver(ctx, http, {
     kind: "no-account",
     to: address,
-    url: `${http.origin}/`,
+    url: `${origin}/`,
     expiresAt: new Date(claims.expiresAt * 1000),
   });
 }
@@ -535,15 +688,20 @@ function requireReset(ctx: AuthContext): NonNullable<AuthContext["resetPassword"
 const MAX_PASSWORD = 1024;
 
 /** Whether a reset token is valid now, without using it (the built-in form checks before showing). */
-export async function resetTokenIsValid(ctx: AuthContext, token: unknown): Promise<boolean> {
+export async function resetTokenIsValid(
+  ctx: AuthContext,
+  token: unknown,
+  now?: number,
+): Promise<boolean> {
   requireReset(ctx);
-  return (await openEmailToken(ctx.emailJose, token, "reset-password")) !== null;
+  return (await openEmailToken(ctx.emailJose, token, "reset-password", now)) !== null;
 }
 
 /**
  * `POST /password/reset`: uses the token once, calls
- * `credentials.resetPassword`, and revokes every session of the user when a
- * store is set. Signs nobody in.
+ * `credentials.resetPassword`, records the reset (every link, code and
+ * pending second step of the user made before it stops working), and
+ * revokes every session of the user when a store is set. Signs nobody in.
  */
 export async function resetPassword(
   ctx: AuthContext,
@@ -558,12 +716,15 @@ export async function resetPassword(
       `"password" is missing or invalid; expected a non-empty string of at most ${MAX_PASSWORD} characters.`,
     );
   }
-  const token = await openEmailToken(ctx.emailJose, input.token, "reset-password");
-  if (token === null || token.sub === undefined) {
+  const token = await openEmailToken(ctx.emailJose, input.token, "reset-password", http.now);
+  if (token === null || token.subHash === undefined) {
     throw invalidGrant("This reset link is invalid or has expired; ask for a new one.");
   }
+  const sub = await ownerNow(ctx, http, token.email, token.subHash);
+  await requireNoResetSince(ctx, http, sub, token.resetMark);
   await consumeToken(ctx, http, token);
-  const sub = token.sub;
+  // Recorded before the hook: once this link is used, no link of before it works, even if the hook fails.
+  await recordReset(ctx, sub);
   await callApp(
     ctx,
     "credentials.resetPassword",

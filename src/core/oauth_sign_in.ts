@@ -24,9 +24,9 @@ import {
   discoveredEndpoints,
   isOpenIDConnect,
   needsDiscovery,
-  type ResolvedProvider,
   withMetadata,
-} from "../oauth/resolve.ts";
+} from "../oauth/endpoints.ts";
+import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 import { exchangeCode } from "../oauth/token.ts";
 import { fetchUserInfo } from "../oauth/user_info.ts";
 import type { Session } from "../types.ts";

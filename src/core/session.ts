@@ -251,7 +251,17 @@ function invalidUser(ctx: AuthContext, message: string, details: Record<string, 
 export async function validateUser(
   ctx: AuthContext,
   value: unknown,
-  options: { source: UserSource; verifiedEmail?: string },
+  options: {
+    source: UserSource;
+    verifiedEmail?: string;
+    /**
+     * The value comes from the app's own records through a server hook
+     * (`authorize`, `findUser`, `createUser`, `callbacks.signIn`): its
+     * `emailVerified: true` counts for its `email`. Never for anything built
+     * from a client's input (`signUp.onCreateUser`).
+     */
+    trustEmailVerified?: boolean;
+  },
 ): Promise<User> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     invalidUser(ctx, "user is not an object", { expected: "an object with a string sub" });
@@ -281,8 +291,17 @@ export async function validateUser(
   if (typeof user.sub !== "string" || user.sub === "") {
     invalidUser(ctx, "user has no sub", { expected: "a non-empty string sub" });
   }
+  const input = value as Record<string, unknown>;
+  const recorded = options.trustEmailVerified === true && input.emailVerified === true &&
+      typeof input.email === "string"
+    ? input.email
+    : undefined;
   return checkUserClaims(
-    markEmailVerified(enforceFieldRules(user, options.source), options.verifiedEmail),
+    markEmailVerified(
+      enforceFieldRules(user, options.source),
+      options.verifiedEmail ?? recorded,
+      recorded,
+    ),
   );
 }
 
@@ -294,13 +313,16 @@ export async function validateUser(
 function markEmailVerified(
   user: Record<string, unknown>,
   verifiedEmail: string | undefined,
+  recordedEmail?: string,
 ): Record<string, unknown> {
   delete user.emailVerified;
-  if (
-    verifiedEmail !== undefined && typeof user.email === "string" &&
-    user.email.toLowerCase() === verifiedEmail.toLowerCase()
-  ) {
-    user.emailVerified = true;
+  for (const proven of [verifiedEmail, recordedEmail]) {
+    if (
+      proven !== undefined && typeof user.email === "string" &&
+      user.email.toLowerCase() === proven.toLowerCase()
+    ) {
+      user.emailVerified = true;
+    }
   }
   return user;
 }

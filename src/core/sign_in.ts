@@ -87,7 +87,12 @@ export async function finishSignIn(
   attempt: SignInAttempt,
 ): Promise<Session | TwoFactorRequired> {
   const verifiedEmail = attempt.verifiedEmail;
-  let user = await validateUser(ctx, attempt.user, { source: attempt.source, verifiedEmail });
+  // The app's records may say the address is verified; a provider's profile may not.
+  let user = await validateUser(ctx, attempt.user, {
+    source: attempt.source,
+    verifiedEmail,
+    trustEmailVerified: attempt.source === "app",
+  });
   const hook = ctx.signInHook;
   if (hook) {
     const linked = await callApp(ctx, "callbacks.signIn", () =>
@@ -102,7 +107,11 @@ export async function finishSignIn(
       ctx.logger.log("info", "sign-in refused by callbacks.signIn", { provider: attempt.provider });
       throw new AuthError("access_denied", "The sign-in was refused.");
     }
-    user = await validateUser(ctx, linked, { source: "app", verifiedEmail });
+    user = await validateUser(ctx, linked, {
+      source: "app",
+      verifiedEmail,
+      trustEmailVerified: true,
+    });
   }
   // The two-factor feature's gate, when configured: shared code never imports the feature.
   const pending = await ctx.secondStep?.(ctx, http, { ...attempt, user });

@@ -18,6 +18,7 @@ import { openFactor } from "../two_factor/factor.ts";
 import type { TwoFactorDeps } from "../two_factor/operations.ts";
 import { PENDING_SIGN_IN_SECONDS, sealPendingSignIn } from "../two_factor/pending.ts";
 import { callApp } from "./call_app.ts";
+import { noResetSince, readResetMark } from "./reset_mark.ts";
 import { isTwoFactorRequired, TWO_FACTOR_REQUIRED, twoFactorPageURL } from "./second_step.ts";
 
 export type { GateInput, TwoFactorRequired };
@@ -28,7 +29,7 @@ export { isTwoFactorRequired, TWO_FACTOR_REQUIRED, twoFactorPageURL };
  * one (shared by every instance), else the per-process one. The one place
  * that names it.
  */
-function twoFactorStore(ctx: AuthContext): Pick<SessionStore, "hit" | "consume"> {
+function twoFactorStore(ctx: AuthContext): Pick<SessionStore, "hit" | "consume" | "hits"> {
   return ctx.throttleStore;
 }
 
@@ -77,6 +78,8 @@ export function twoFactorDeps(ctx: AuthContext, http: HttpContext): TwoFactorDep
     save: async (sub, value) => {
       await callApp(ctx, "twoFactor.save", () => hooks.save(sub, value, http.request));
     },
+    // A password reset since the first factor ends the pending sign-in.
+    pendingStillValid: (pending) => noResetSince(ctx, pending.sub, pending.resetMark, http.now),
   };
 }
 
@@ -111,11 +114,13 @@ export async function secondStepGate(
   } catch (error) {
     throw unreadableFactor(ctx, error);
   }
+  const resetMark = await readResetMark(ctx, sub, http.now);
   const { value } = await sealPendingSignIn(deps.sealer, {
     sub,
     provider: input.provider,
     user: input.user as unknown as Record<string, unknown>,
     ...(input.redirectTo === undefined ? {} : { redirectTo: input.redirectTo }),
+    ...(resetMark === "" ? {} : { resetMark }),
   }, { now: deps.now });
   setTwoFactorCookie(http, value, PENDING_SIGN_IN_SECONDS);
   ctx.logger.log("info", "second step required", { provider: input.provider });

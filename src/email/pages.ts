@@ -2,38 +2,19 @@
  * The small HTML pages of the email flows: the confirmation page a link
  * opens (its one button posts the token, so a mail scanner that opens the
  * link uses nothing up), the built-in password reset form, and the page a
- * finished reset shows. No script; every text is escaped; served with the
+ * finished reset shows, in the card of the error page with the app's name.
+ * No script; every text is escaped; served with the
  * HTML headers (`Cache-Control: no-store`, `Referrer-Policy: no-referrer`,
  * a CSP that loads nothing).
  *
  * @module
  */
 
-import { escapeHtml } from "../error_page.ts";
+import { cardPage, escapeHtml } from "../error_page.ts";
 import { htmlResponse, type ResponseHeaders } from "../http.ts";
 
-const STYLE =
-  "body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1f2328}" +
-  "h1{font-size:1.5rem}button{font:inherit;padding:.5rem 1rem;border:0;border-radius:.375rem;background:#0b5cad;color:#fff;cursor:pointer}" +
-  "label{display:block;margin:1rem 0 .25rem}input[type=password]{font:inherit;width:100%;padding:.4rem;box-sizing:border-box}" +
-  "a{color:#0b5cad}";
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-${body}
-</body>
-</html>
-`;
+function page(title: string, body: string, appName: string | undefined): string {
+  return cardPage({ title, body, appName });
 }
 
 /** What the confirmation page confirms. */
@@ -52,7 +33,7 @@ const CONFIRM_TEXT: Readonly<Record<ConfirmationKind, [string, string, string]>>
 /** The page `GET /callback/email` answers: one button that posts the token. */
 export function confirmationPage(
   out: ResponseHeaders,
-  input: { kind: ConfirmationKind; action: string; token: string },
+  input: { kind: ConfirmationKind; action: string; token: string; appName?: string },
 ): Response {
   const [title, text, button] = CONFIRM_TEXT[input.kind];
   return htmlResponse(
@@ -64,6 +45,7 @@ export function confirmationPage(
 <input type="hidden" name="token" value="${escapeHtml(input.token)}">
 <button type="submit">${escapeHtml(button)}</button>
 </form>`,
+      input.appName,
     ),
     200,
   );
@@ -72,7 +54,7 @@ export function confirmationPage(
 /** The built-in form `GET /password/reset` answers. */
 export function resetFormPage(
   out: ResponseHeaders,
-  input: { action: string; token: string },
+  input: { action: string; token: string; appName?: string },
 ): Response {
   return htmlResponse(
     out,
@@ -84,6 +66,7 @@ export function resetFormPage(
 <input type="password" id="password" name="password" autocomplete="new-password" required maxlength="1024">
 <p><button type="submit">Save the new password</button></p>
 </form>`,
+      input.appName,
     ),
     200,
   );
@@ -92,14 +75,15 @@ export function resetFormPage(
 /** A page that says something is done, with a link to go on. */
 export function donePage(
   out: ResponseHeaders,
-  input: { title: string; text: string; next: string },
+  input: { title: string; text: string; next: string; appName?: string },
 ): Response {
   return htmlResponse(
     out,
     page(
       input.title,
       `<p>${escapeHtml(input.text)}</p>
-<p><a href="${escapeHtml(input.next)}">Continue</a></p>`,
+<p><a class="button" href="${escapeHtml(input.next)}">Continue</a></p>`,
+      input.appName,
     ),
     200,
   );

@@ -5,11 +5,12 @@
  * @module
  */
 
+import type { AuthContext } from "../config.ts";
 import type { FeatureDefinition } from "../config/feature.ts";
 import type { Route } from "../router.ts";
 
 /** An optional feature with its routes typed. */
-export type Feature = FeatureDefinition<Route>;
+export type Feature = FeatureDefinition<Route, AuthContext>;
 
 /**
  * Freezes a feature (its routes too). Call it as

@@ -10,12 +10,15 @@ import { oidc } from "./oidc.ts";
 import { passkeys } from "./passkeys.ts";
 import { twoFactor } from "./two_factor.ts";
 import { webCryptoKeys } from "./web_crypto_keys.ts";
+import { apiKeys, serviceTokens } from "./service_tokens.ts";
 
 export { email, oidc, passkeys, twoFactor, webCryptoKeys };
+export { apiKeys, serviceTokens };
 
 /**
- * Email, two-factor, passkeys, OpenID Connect and Web Crypto keys: what
- * `createAuth` of `@service-stack/auth` always includes.
+ * Email, two-factor, passkeys, OpenID Connect, Web Crypto keys, service
+ * tokens and API keys: what `createAuth` of `@service-stack/auth` always
+ * includes.
  */
 export const ALL_FEATURES: readonly AuthFeature[] = [
   email,
@@ -23,4 +26,6 @@ export const ALL_FEATURES: readonly AuthFeature[] = [
   passkeys,
   oidc,
   webCryptoKeys,
+  serviceTokens,
+  apiKeys,
 ];

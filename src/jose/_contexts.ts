@@ -20,8 +20,15 @@ import {
 } from "./jwe.ts";
 import { checkJWEKeyUsage } from "./key_management.ts";
 import { derivedJWSKey, type JWSKey } from "./jws.ts";
-import type { KeySides } from "./keys.ts";
 import type { JWEAlgorithm, JWEEncryption, JWEHeader, JWSHeader, WebCryptoKey } from "./types.ts";
+
+/** The two sides of a key: the one that signs/decrypts and the one that verifies/encrypts. */
+export interface KeySides {
+  /** Secret or private key: signs, decrypts. */
+  private?: WebCryptoKey;
+  /** Secret or public key: verifies, encrypts. */
+  public?: WebCryptoKey;
+}
 
 /** A key usable for one operation, or why it is not (a public key cannot sign). */
 export type Usable<T> = { key: T } | { error: Error };

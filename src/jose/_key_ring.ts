@@ -11,12 +11,13 @@ import {
   derivedEncryptionContext,
   derivedSigningContext,
   type EncryptionContext,
+  type KeySides,
   type SigningContext,
-  type SigningHeader,
 } from "./_contexts.ts";
+import type { ContextBuilders, KeyPlan, SigningOrEncryption } from "./_key_plan.ts";
 import { secretKid } from "./_kid.ts";
 import { type Lazy, lazy } from "./_lazy.ts";
-import { deriveKey, importHkdfBase, type KeySides, type KeySource } from "./keys.ts";
+import { deriveKey, importHkdfBase, type KeySource } from "./keys.ts";
 
 /** One use (signing or encryption) of every key, in list order. */
 export interface KeyUse<C> {
@@ -30,27 +31,6 @@ export interface KeyUse<C> {
 export interface KeyRing {
   signing: KeyUse<SigningContext>;
   encryption: KeyUse<EncryptionContext>;
-}
-
-/** What a key is used for. */
-export type SigningOrEncryption = "signing" | "encryption";
-
-/** How the sides of one key become its contexts. */
-export interface ContextBuilders {
-  /** The signing context of its signing sides. */
-  signing(sides: KeySides, header: SigningHeader): SigningContext;
-  /** The encryption context of its encryption sides. */
-  encryption(sides: KeySides, kid: string | null): EncryptionContext;
-}
-
-/** How one key gets its sides, its contexts and its kid for each use. */
-export interface KeyPlan {
-  /** Its sides for a use (derived, or as given); rejects when it has none for that use. */
-  sides(use: SigningOrEncryption): Promise<KeySides>;
-  /** Its kid for a use, computed on first use. */
-  kid(use: SigningOrEncryption): Lazy<string | null>;
-  /** Its contexts, from its sides. */
-  contexts: ContextBuilders;
 }
 
 // A derived key is made by `deriveKey` with known algorithms and usages: nothing to check.

@@ -7,7 +7,8 @@
 
 import { encoder, subtle } from "./_common.ts";
 import { encodeBase64Url } from "./base64url.ts";
-import type { HkdfBase, KeySides } from "./keys.ts";
+import type { KeySides } from "./_contexts.ts";
+import type { HkdfBase } from "./keys.ts";
 
 /** Input no JWS signing input can equal: it holds "@", "/" and a space. */
 const LABEL = /* @__PURE__ */ encoder.encode("@service-stack/auth kid");

@@ -10,8 +10,8 @@
  */
 
 import { encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
-import { encryptionContext, signingContext } from "./_contexts.ts";
-import type { ContextBuilders, KeyPlan, SigningOrEncryption } from "./_key_ring.ts";
+import { encryptionContext, type KeySides, signingContext } from "./_contexts.ts";
+import type { ContextBuilders, KeyPlan, SigningOrEncryption } from "./_key_plan.ts";
 import { keyKid } from "./_kid.ts";
 import { lazy } from "./_lazy.ts";
 import { jweProfileForKey, jwsAlgorithmForKey } from "./algorithms.ts";
@@ -20,7 +20,6 @@ import { prepareJWSKey } from "./jws.ts";
 import {
   isCryptoSecret,
   isKeyPair,
-  type KeySides,
   type KeySource,
   type LoneKeyKind,
   type ResolveOptions,

@@ -11,20 +11,12 @@
 import { keepLocalHmac } from "./_local_hmac.ts";
 import { isRecord } from "../is_record.ts";
 import { type Bytes, encoder, isCryptoKey, keyInvalid, subtle } from "./_common.ts";
-import type { KeyPlan } from "./_key_ring.ts";
+import type { KeyPlan } from "./_key_plan.ts";
 import { JoseError } from "./errors.ts";
 import type { CryptoSecret, JWTKey, JWTMode, WebCryptoKey, WebCryptoKeyPair } from "./types.ts";
 
 /** Secrets shorter than this many bytes are refused. */
 const MIN_SECRET_BYTES = 32;
-
-/** The two sides of a key: the one that signs/decrypts and the one that verifies/encrypts. */
-export interface KeySides {
-  /** Secret or private key: signs, decrypts. */
-  private?: WebCryptoKey;
-  /** Secret or public key: verifies, encrypts. */
-  public?: WebCryptoKey;
-}
 
 /**
  * One key `createJose` was given, validated: a secret to derive keys from,

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ClientInfo } from "../rate_limit/address.ts";
 import { toWebRequest, UnreadableRequest } from "./_request.ts";
 import { writeWebResponse } from "./_response.ts";
 import type {
@@ -60,8 +61,10 @@ function bodyReceived(req: NodeIncomingMessage, status: number): boolean {
  * malformed `Host` gets a 400 `invalid_request`. The body is streamed, or
  * rebuilt from `req.body` when a body parser (`express.json()`,
  * `express.urlencoded()`, `express.text()`, `express.raw()`) has already
- * read it. Every `Set-Cookie` of the response is its own header line. An
- * answer sent before the request body ended (a 413 for a body over the
+ * read it. Every `Set-Cookie` of the response is its own header line. The
+ * handler's second argument is `{ remoteAddr: { hostname } }` with the
+ * socket's address (`req.socket.remoteAddress`), which rate limits count by.
+ * An answer sent before the request body ended (a 413 for a body over the
  * limit, a 408 for one that stalls) says `Connection: close`, so a
  * keep-alive connection never reads its next request from the middle of a
  * refused body.
@@ -100,7 +103,7 @@ function bodyReceived(req: NodeIncomingMessage, status: number): boolean {
  * ```
  */
 export function toNodeHandler(
-  handler: (request: Request) => Response | Promise<Response>,
+  handler: (request: Request, info?: ClientInfo) => Response | Promise<Response>,
   options: ToNodeHandlerOptions = {},
 ): NodeHandler {
   const onError = options.onError ?? ((error: unknown) => console.error(error));
@@ -137,7 +140,8 @@ export function toNodeHandler(
         sendError(res, 400, { error: "invalid_request", error_description: error.message });
         return;
       }
-      const response = await handler(request);
+      const info = { remoteAddr: { hostname: req.socket?.remoteAddress } };
+      const response = await handler(request, info);
       // A body refused before its end (413, 408) leaves bytes, or a stall, on the connection: the
       // next request there would be read from the middle of this body or wait behind it forever.
       if (!bodyReceived(req, response.status) && !res.headersSent) {

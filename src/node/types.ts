@@ -32,7 +32,7 @@ export type NodeRequestHeaders = Record<string, string | readonly string[] | und
 export interface NodeSocketLike {
   /** `true` on a TLS socket (`node:https`), absent on a plain one. */
   readonly encrypted?: boolean;
-  /** The peer's address; unused, declared so that a plain `net.Socket` fits this type. */
+  /** The peer's address: handed to the handler as `{ remoteAddr: { hostname } }` (rate limits). */
   readonly remoteAddress?: string;
 }
 

@@ -7,7 +7,8 @@
  */
 
 import { codeChallengeS256, randomToken } from "./pkce.ts";
-import { isOpenIDConnect, requireEndpoint, type ResolvedProvider } from "./resolve.ts";
+import { isOpenIDConnect, requireEndpoint } from "./endpoints.ts";
+import type { ResolvedProvider } from "./resolved_provider.ts";
 
 /** An authorization request and the secrets its callback will need. */
 export interface AuthorizationRequest {

@@ -14,7 +14,8 @@ import {
   readProviderText,
 } from "./provider_fetch.ts";
 import { mediaType } from "../http.ts";
-import { requireEndpoint, type ResolvedProvider } from "./resolve.ts";
+import { requireEndpoint } from "./endpoints.ts";
+import type { ResolvedProvider } from "./resolved_provider.ts";
 import type { OAuthTokens } from "./types.ts";
 import { withProviderHeaders } from "./user_info.ts";
 import { clientSecretValue } from "./client_secret.ts";

@@ -12,7 +12,7 @@ import {
   readProviderText,
 } from "./provider_fetch.ts";
 import { mediaType } from "../http.ts";
-import type { ResolvedProvider } from "./resolve.ts";
+import type { ResolvedProvider } from "./resolved_provider.ts";
 import type { OAuthTokens } from "./types.ts";
 
 /** Headers the flow sets itself; a provider's `headers` never replace them. */

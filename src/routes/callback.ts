@@ -20,7 +20,7 @@ import { mediaType, readBody, redirectResponse } from "../http.ts";
 import { clientDetails, type HttpContext } from "../http_context.ts";
 import { isRecord } from "../is_record.ts";
 import { answersFlow, clearFlowCookieLines, type FlowValues } from "../oauth/flow_cookies.ts";
-import type { ResolvedProvider } from "../oauth/resolve.ts";
+import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
 
 /**
  * `GET /callback/:oauth`: 302 to the stored target, with the session or with

@@ -54,7 +54,7 @@ export async function emailLinkRoute(ctx: AuthContext, http: HttpContext): Promi
       "sign-in",
       "verify-email",
       "change-email",
-    ]);
+    ], http.now);
     if (opened === null || token === null) {
       throw new AuthError(
         "invalid_grant",
@@ -65,6 +65,7 @@ export async function emailLinkRoute(ctx: AuthContext, http: HttpContext): Promi
       kind: opened.kind as "sign-in" | "verify-email" | "change-email",
       action: `${ctx.basePath}/callback/email`,
       token,
+      appName: ctx.email?.appName,
     });
   } catch (error) {
     return browserFailure(ctx, http, { error, route: "GET /callback/email" });
@@ -150,13 +151,17 @@ export async function forgotPasswordRoute(ctx: AuthContext, http: HttpContext): 
 export async function resetFormRoute(ctx: AuthContext, http: HttpContext): Promise<Response> {
   try {
     const token = singleParam(http.url.searchParams, "token");
-    if (token === null || !(await resetTokenIsValid(ctx, token))) {
+    if (token === null || !(await resetTokenIsValid(ctx, token, http.now))) {
       throw new AuthError(
         "invalid_grant",
         "This reset link is invalid or has expired; ask for a new one.",
       );
     }
-    return resetFormPage(http, { action: `${ctx.basePath}/password/reset`, token });
+    return resetFormPage(http, {
+      action: `${ctx.basePath}/password/reset`,
+      token,
+      appName: ctx.email?.appName,
+    });
   } catch (error) {
     return browserFailure(ctx, http, { error, route: "GET /password/reset" });
   }
@@ -174,6 +179,7 @@ export async function resetPasswordRoute(ctx: AuthContext, http: HttpContext): P
         title: "Your password was changed",
         text: "Sign in with your new password.",
         next: "/",
+        appName: ctx.email?.appName,
       })
       : jsonResponse(http, OK, 200);
   } catch (error) {

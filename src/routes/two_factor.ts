@@ -151,6 +151,7 @@ async function pageWithToken(
   return secondStepPage(http, {
     action: `${ctx.basePath}/twoFactor/verify`,
     csrfToken: token,
+    appName: ctx.twoFactor?.appName,
     ...options,
   });
 }

@@ -14,7 +14,7 @@
 import type { HitCount, SessionStore } from "./types.ts";
 
 /** What the core asks of the store that counts attempts and marks one-time values. */
-export type CountersAndMarks = Pick<SessionStore, "consume" | "hit" | "resetHits">;
+export type CountersAndMarks = Pick<SessionStore, "consume" | "hit" | "resetHits" | "hits">;
 
 /** The default bound of each kind of entry. */
 export const DEFAULT_MAX_ENTRIES = 100_000;
@@ -297,5 +297,6 @@ export function localStore(options: LocalStoreOptions): CountersAndMarks {
         counters.hit(key, checkSeconds("windowSeconds", windowSeconds), readClock(clock))
       ),
     resetHits: (key) => settle(() => counters.reset(key)),
+    hits: (key) => settle(() => counters.hits(key, readClock(clock))),
   };
 }

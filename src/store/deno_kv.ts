@@ -37,6 +37,8 @@ import type {
   StoredPasskey,
   StoredSession,
 } from "./types.ts";
+import type { ApiKeyStore } from "./types.ts";
+import { denoKvApiKeys } from "./_api_keys_deno_kv.ts";
 
 /** One part of a Deno KV key. */
 export type KvKeyPart = string | number | bigint | boolean | Uint8Array;
@@ -190,7 +192,7 @@ function readCounter(value: unknown): { count: number; endsAt: number } {
 export function denoKvStore(
   kv: KvLike,
   options: DenoKvStoreOptions = {},
-): SessionStore & PasskeyStore {
+): SessionStore & PasskeyStore & ApiKeyStore {
   if (
     typeof kv !== "object" || kv === null || typeof kv.get !== "function" ||
     typeof kv.atomic !== "function" || typeof kv.list !== "function"
@@ -258,6 +260,7 @@ export function denoKvStore(
   }
 
   return {
+    ...denoKvApiKeys(kv, prefix, retry),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);
       const expireIn = Math.ceil(session.expiresAt * 1000 - Date.now());

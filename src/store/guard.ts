@@ -74,12 +74,14 @@ export function guardStore(
   for (const method of METHODS) {
     const call = (store[method] as (...args: unknown[]) => Promise<unknown>).bind(store);
     const check = ANSWERS[method];
+    const checked = (answer: unknown) => {
+      if (!check(answer)) throw new TypeError(`The store's ${method} answered garbage.`);
+      return answer;
+    };
+    // No async wrapper: each promise hop here is paid by every store call (a rate-limited
+    // sign-in makes four).
     guarded[method] = (...args: unknown[]) =>
-      bounded(method, async () => {
-        const answer = await call(...args);
-        if (!check(answer)) throw new TypeError(`The store's ${method} answered garbage.`);
-        return answer;
-      }, options);
+      bounded(method, () => Promise.resolve(call(...args)).then(checked), options);
   }
   return Object.freeze(guarded) as unknown as SessionStore;
 }
@@ -91,7 +93,8 @@ export async function bounded<T>(
 ): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const pending = Promise.resolve().then(call);
+    // Called at once (a synchronous throw lands in the catch below), not a turn later.
+    const pending = Promise.resolve(call());
     let settled = false;
     pending.then(() => settled = true, () => settled = true);
     // A store that answers at once (memory) needs no timer: arm one only for a call still pending.
@@ -111,6 +114,6 @@ export async function bounded<T>(
     });
     throw storeUnavailable();
   } finally {
-    clearTimeout(timer);
+    if (timer !== undefined) clearTimeout(timer);
   }
 }

@@ -25,6 +25,8 @@ import {
   settle,
 } from "./_local.ts";
 import type { PasskeyStore, SessionStore, StoredPasskey, StoredSession } from "./types.ts";
+import type { ApiKeyStore } from "./types.ts";
+import { memoryApiKeys } from "./_api_keys_memory.ts";
 
 /** Options for {@linkcode memoryStore}. */
 export interface MemoryStoreOptions {
@@ -94,6 +96,8 @@ const DEFAULT_MAX_SESSIONS_PER_USER = 100;
  *
  * It is also a `PasskeyStore` (`passkeys: { store: memoryStore(), ... }`):
  * passkeys are never evicted and never expire, and are lost on restart.
+ * And an `ApiKeyStore` (`apiKeys: { store: memoryStore() }`): API keys are
+ * never evicted, and an expired one is never returned.
  *
  * @example
  * ```ts
@@ -104,7 +108,9 @@ const DEFAULT_MAX_SESSIONS_PER_USER = 100;
  * console.log(await store.consume("state:abc", 600)); // false
  * ```
  */
-export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & PasskeyStore {
+export function memoryStore(
+  options: MemoryStoreOptions = {},
+): SessionStore & PasskeyStore & ApiKeyStore {
   const fallback = bound(options.maxEntries, "maxEntries", DEFAULT_MAX_ENTRIES);
   const maxSessions = bound(options.maxSessions, "maxSessions", fallback);
   const maxPerUser = bound(
@@ -179,6 +185,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): SessionStore & Pa
   }
 
   return {
+    ...memoryApiKeys(now),
     saveSession: (input) =>
       settle(() => {
         const session = Object.freeze(checkSession(input));

@@ -49,6 +49,8 @@ import type {
   StoredPasskey,
   StoredSession,
 } from "./types.ts";
+import type { ApiKeyStore } from "./types.ts";
+import { redisApiKeys } from "./_api_keys_redis.ts";
 
 /**
  * A connected node-redis client (npm `redis`, v4 or later, `createClient`):
@@ -376,6 +378,12 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
  * resolves. Values read back are checked: a key holding anything the store
  * did not write rejects the call.
  *
+ * When a cluster master dies, its keys fail closed (503) until its replica
+ * is promoted and the client sees it: ioredis in about 3 s, node-redis 6
+ * in about 6 s (3 s with the options in docs/redis-cluster.md). node-redis
+ * 4 and 5 never see it (they refresh their slot map only on `MOVED`, which
+ * a dead node never sends): on a cluster, use ioredis or node-redis 6+.
+ *
  * It is also a `PasskeyStore` (`passkeys: { store: redisStore(client), ... }`):
  * a passkey is one hash and its user's set of ids, with no TTL.
  *
@@ -422,7 +430,7 @@ function indexEntries(reply: unknown): { id: string; score: string }[] {
 export function redisStore(
   client: RedisClient,
   options: RedisStoreOptions = {},
-): SessionStore & PasskeyStore {
+): SessionStore & PasskeyStore & ApiKeyStore {
   const command = commandFor(client);
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   if (typeof prefix !== "string" || !PREFIX_PATTERN.test(prefix)) {
@@ -454,6 +462,7 @@ export function redisStore(
   }
 
   return {
+    ...redisApiKeys(command, prefix),
     async saveSession(input: StoredSession): Promise<void> {
       const session = checkSession(input);
       const nowMs = Date.now();

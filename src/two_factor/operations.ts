@@ -19,25 +19,21 @@ import { AuthError } from "../errors.ts";
 import { generateBackupCodes, verifyBackupCode } from "./backup_codes.ts";
 import { encodeBase32 } from "./base32.ts";
 import { TwoFactorError } from "./errors.ts";
+import { openFactor, sealFactor, type TwoFactorFactor, type TwoFactorSealer } from "./factor.ts";
 import {
-  openFactor,
-  removeBackupCode,
-  sealFactor,
-  type TwoFactorFactor,
-  type TwoFactorSealer,
-} from "./factor.ts";
-import {
+  acceptTotpStep,
   consumeBackupCode,
-  consumeTotpStep,
   countCodeAttempt,
   countDisableAttempt,
   countUserCodeAttempt,
   finishPendingSignIn,
+  markBackupCodeUsed,
   openPendingEnrollment,
   openPendingSignIn,
   type PendingSignIn,
   sealPendingEnrollment,
   type TwoFactorStore,
+  usedBackupCodes,
 } from "./pending.ts";
 import { generateTotpSecret, otpauthUri, verifyTotp } from "./totp.ts";
 
@@ -53,6 +49,11 @@ export interface TwoFactorDeps {
   save(sub: string, value: string | null): Promise<void> | void;
   /** The current time in seconds since the epoch; default `Date.now() / 1000`. */
   now?: number;
+  /**
+   * Whether an opened pending sign-in may still finish (e.g. no password
+   * reset since it began); `false` refuses it as `pending-invalid`.
+   */
+  pendingStillValid?(pending: PendingSignIn): Promise<boolean>;
 }
 
 /** Why an operation refused; see {@link twoFactorFailure} for the response each gets. */
@@ -67,6 +68,8 @@ export type TwoFactorFailure =
   | "too-many-attempts"
   /** The code or backup code is not right, or was already used. */
   | "wrong-code"
+  /** The TOTP code of a step already accepted for this user: the same code again. */
+  | "code-used"
   /** The pending sign-in already made a session: its cookie was replayed. */
   | "already-finished"
   /** The user has no second factor (any more). */
@@ -99,20 +102,77 @@ function pendingFailure(error: unknown): Refused {
 
 /** The user's factor, or null when `load` says two-factor is off. */
 async function loadFactor(deps: TwoFactorDeps, sub: string): Promise<TwoFactorFactor | null> {
-  const sealed = await deps.load(sub);
-  if (sealed === null || sealed === undefined) return null;
-  return await openFactor(deps.sealer, { sub, sealed });
+  return (await loadSealedFactor(deps, sub))?.factor ?? null;
 }
 
-/** Checks a TOTP code and marks its step used; false for a wrong or reused code. */
+/** The user's factor with the stored string it came from, or null when two-factor is off. */
+async function loadSealedFactor(
+  deps: TwoFactorDeps,
+  sub: string,
+): Promise<{ sub: string; sealed: string; factor: TwoFactorFactor } | null> {
+  const sealed = await deps.load(sub);
+  if (sealed === null || sealed === undefined) return null;
+  return { sub, sealed, factor: await openFactor(deps.sealer, { sub, sealed }) };
+}
+
+/**
+ * Checks a TOTP code and accepts its step only when it is later than the last
+ * step accepted for the user; `null` when accepted, else why not.
+ */
 async function acceptCode(
   deps: TwoFactorDeps,
   sub: string,
   secret: Uint8Array,
   code: string,
-): Promise<boolean> {
+): Promise<Refused | null> {
   const step = verifyTotp(secret, code, nowOf(deps));
-  return step !== null && await consumeTotpStep(deps.store, { sub, step });
+  if (step === null) return refused("wrong-code");
+  const accepted = await acceptTotpStep(deps.store, { sub, step });
+  if (accepted === "accepted") return null;
+  return refused(accepted === "reused" ? "code-used" : "wrong-code");
+}
+
+/** Rounds of "load, drop every used code, save" before giving up on a settled factor. */
+const MAX_SAVE_ROUNDS = 5;
+
+/**
+ * Spends a backup code: marks it used (atomically: a second use of the same
+ * code is refused), then saves the factor without every code used by then,
+ * loading it again after each save until a load shows no used code. The
+ * app's `save` is a plain overwrite, so two codes used at the same moment
+ * could each save a factor that still holds the other's code; whoever saves
+ * last sees, on its next load, the code it brought back, and removes it.
+ * The factor is thus free of used codes before their ten-minute marks end.
+ *
+ * @returns The codes left, or `null` when the code was already used.
+ */
+async function spendBackupCode(
+  deps: TwoFactorDeps,
+  opened: { sub: string; sealed: string; factor: TwoFactorFactor },
+  hash: string,
+): Promise<number | null> {
+  const { sub } = opened;
+  if (!await consumeBackupCode(deps.store, { sub, hash })) return null;
+  await markBackupCodeUsed(deps.store, { sub, hash });
+  // Values this request already opened or sealed are not decrypted again.
+  const known = new Map([[opened.sealed, opened.factor]]);
+  for (let round = 0; round < MAX_SAVE_ROUNDS; round++) {
+    const sealed = await deps.load(sub);
+    // Turned off meanwhile: nothing holds the code any more.
+    if (sealed === null || sealed === undefined) return 0;
+    const factor = known.get(sealed) ?? await openFactor(deps.sealer, { sub, sealed });
+    const hashes = factor.backupCodeHashes;
+    const used = await usedBackupCodes(deps.store, { sub, hashes });
+    if (!used.includes(true)) return hashes.length;
+    const kept = { ...factor, backupCodeHashes: hashes.filter((_, i) => !used[i]) };
+    const next = await sealFactor(deps.sealer, kept);
+    known.set(next, kept);
+    await deps.save(sub, next);
+  }
+  throw new TwoFactorError(
+    "ERR_TWO_FACTOR_FACTOR_INVALID",
+    "The factor kept changing while a backup code was saved; expected it to settle within 5 saves.",
+  );
 }
 
 /**
@@ -200,7 +260,8 @@ export async function confirmEnrollment(
     return pendingFailure(error);
   }
   if (typeof input.code !== "string") return refused("invalid-request");
-  if (!await acceptCode(deps, input.sub, secret, input.code)) return refused("wrong-code");
+  const refusedCode = await acceptCode(deps, input.sub, secret, input.code);
+  if (refusedCode !== null) return refusedCode;
   const { codes, hashes } = generateBackupCodes();
   const factor = { sub: input.sub, secret, backupCodeHashes: hashes, createdAt: Math.floor(now) };
   await deps.save(input.sub, await sealFactor(deps.sealer, factor));
@@ -276,31 +337,28 @@ export async function verifySecondStep(
   }
   const answer = readAnswer(input.answer);
   if (answer === null) return refused("invalid-request");
+  if (deps.pendingStillValid && !await deps.pendingStillValid(pending)) {
+    return refused("pending-invalid");
+  }
   if (!await countCodeAttempt(deps.store, pending, { now })) return refused("too-many-attempts");
   const { sub } = pending;
   // A new pending sign-in starts a new count: the user's own bound caps guesses across them.
   if (!await countUserCodeAttempt(deps.store, { sub })) return refused("too-many-attempts");
-  const factor = await loadFactor(deps, sub);
+  const opened = await loadSealedFactor(deps, sub);
   // Turned off between the two steps: the pending sign-in was made for a second step, so start over.
-  if (factor === null) return refused("not-enrolled");
+  if (opened === null) return refused("not-enrolled");
+  const { factor } = opened;
   let done: SecondStepDone;
   if (answer.kind === "code") {
-    if (!await acceptCode(deps, sub, factor.secret, answer.value)) return refused("wrong-code");
+    const refusedCode = await acceptCode(deps, sub, factor.secret, answer.value);
+    if (refusedCode !== null) return refusedCode;
     done = { ok: true, pending, method: "totp" };
   } else {
     const index = verifyBackupCode(factor.backupCodeHashes, answer.value);
     if (index === null) return refused("wrong-code");
-    const hash = factor.backupCodeHashes[index];
-    // Atomic across requests that loaded the factor before either saved it.
-    if (!await consumeBackupCode(deps.store, { sub, hash })) return refused("wrong-code");
-    const left = removeBackupCode(factor, index);
-    await deps.save(sub, await sealFactor(deps.sealer, left));
-    done = {
-      ok: true,
-      pending,
-      method: "backup-code",
-      backupCodesLeft: left.backupCodeHashes.length,
-    };
+    const left = await spendBackupCode(deps, opened, factor.backupCodeHashes[index]);
+    if (left === null) return refused("wrong-code");
+    done = { ok: true, pending, method: "backup-code", backupCodesLeft: left };
   }
   if (!await finishPendingSignIn(deps.store, pending, { now })) return refused("already-finished");
   return done;
@@ -339,7 +397,8 @@ export async function disableTwoFactor(
   if (!await countDisableAttempt(deps.store, { sub: input.sub })) {
     return refused("too-many-attempts");
   }
-  if (!await acceptCode(deps, input.sub, factor.secret, input.code)) return refused("wrong-code");
+  const refusedCode = await acceptCode(deps, input.sub, factor.secret, input.code);
+  if (refusedCode !== null) return refusedCode;
   await deps.save(input.sub, null);
   return { ok: true };
 }
@@ -382,6 +441,12 @@ const FAILURES: Readonly<
   "wrong-code": {
     code: "invalid_grant",
     text: "That code is not right. Please try again.",
+    status: 400,
+    over: false,
+  },
+  "code-used": {
+    code: "invalid_grant",
+    text: "That code was just used. Wait for the next one.",
     status: 400,
     over: false,
   },

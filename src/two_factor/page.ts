@@ -8,14 +8,8 @@
  * @module
  */
 
-import { escapeHtml } from "../error_page.ts";
+import { cardPage, escapeHtml } from "../error_page.ts";
 import { htmlResponse, type ResponseHeaders } from "../http.ts";
-
-const STYLE =
-  "body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1f2328}" +
-  "h1{font-size:1.5rem}button{font:inherit;padding:.5rem 1rem;border:0;border-radius:.375rem;background:#0b5cad;color:#fff;cursor:pointer}" +
-  "label{display:block;margin:1rem 0 .25rem}input{font:inherit;width:100%;padding:.4rem;box-sizing:border-box}" +
-  "p.error{color:#b42318}details{margin-top:2rem}";
 
 /** What the page shows. */
 export interface SecondStepPageInput {
@@ -27,6 +21,8 @@ export interface SecondStepPageInput {
   message?: string;
   /** The status: 200, or 400 after a wrong code. */
   status?: number;
+  /** The app's name above the heading. */
+  appName?: string;
 }
 
 /**
@@ -52,24 +48,17 @@ export function secondStepPage(out: ResponseHeaders, input: SecondStepPageInput)
   const csrf = `<input type="hidden" name="csrfToken" value="${escapeHtml(input.csrfToken)}">`;
   const message = input.message === undefined
     ? ""
-    : `<p class="error" role="alert">${escapeHtml(input.message)}</p>\n`;
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Enter your code</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>Enter your code</h1>
-${message}<p>Open your authenticator app and enter the 6-digit code it shows for this site.</p>
+    : `<p class="message" role="alert">${escapeHtml(input.message)}</p>\n`;
+  const html = cardPage({
+    title: "Enter your code",
+    appName: input.appName,
+    body:
+      `${message}<p>Open your authenticator app and enter the 6-digit code it shows for this site.</p>
 <form method="post" action="${action}">
 ${csrf}
 <label for="code">Code</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus>
-<p><button type="submit">Continue</button></p>
+<button type="submit">Continue</button>
 </form>
 <details>
 <summary>Use a backup code instead</summary>
@@ -77,11 +66,9 @@ ${csrf}
 ${csrf}
 <label for="backupCode">Backup code</label>
 <input id="backupCode" name="backupCode" autocomplete="off" maxlength="32" required>
-<p><button type="submit">Continue</button></p>
+<button type="submit">Continue</button>
 </form>
-</details>
-</body>
-</html>
-`;
+</details>`,
+  });
   return htmlResponse(out, html, input.status ?? 200);
 }

@@ -54,7 +54,7 @@ const MAX_STORE_KEY = 256;
 const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The store operations this module uses. */
-export type TwoFactorStore = Pick<SessionStore, "hit" | "consume">;
+export type TwoFactorStore = Pick<SessionStore, "hit" | "consume" | "hits">;
 
 /** A sign-in waiting for its second step. */
 export interface PendingSignIn {
@@ -68,6 +68,8 @@ export interface PendingSignIn {
   user: Record<string, unknown>;
   /** Where to go once signed in. */
   redirectTo?: string;
+  /** The user's password-reset mark when the first factor passed (a reset since ends it). */
+  resetMark?: string;
   /** When it ends, seconds since the epoch. */
   exp: number;
 }
@@ -180,10 +182,11 @@ export async function sealPendingSignIn(
   input: PendingSignInInput,
   options?: NowOptions,
 ): Promise<{ value: string; pending: PendingSignIn }> {
-  const { sub, provider, user, redirectTo } = input ?? {};
+  const { sub, provider, user, redirectTo, resetMark } = input ?? {};
   if (
     !isSub(sub) || typeof provider !== "string" || provider.length === 0 || !isRecord(user) ||
-    (redirectTo !== undefined && typeof redirectTo !== "string")
+    (redirectTo !== undefined && typeof redirectTo !== "string") ||
+    (resetMark !== undefined && typeof resetMark !== "string")
   ) {
     throw new TypeError(
       "The pending sign-in is malformed; expected { sub, provider, user, redirectTo? }.",
@@ -197,6 +200,7 @@ export async function sealPendingSignIn(
     exp: Math.floor(nowOf(options)) + PENDING_SIGN_IN_SECONDS,
   };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
+  if (resetMark) pending.resetMark = resetMark;
   const value = await sealer.encryptJWE(JSON.stringify({ v: 1, ...pending }), {
     cty: PENDING_SIGN_IN_CTY,
   });
@@ -238,17 +242,22 @@ export async function openPendingSignIn(
 ): Promise<PendingSignIn> {
   const now = nowOf(options);
   const payload = await openSealed(sealer, value, PENDING_SIGN_IN_CTY);
-  const { id, sub, provider, user, redirectTo, exp } = payload;
+  const { id, sub, provider, user, redirectTo, resetMark, exp } = payload;
   if (
-    !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], ["redirectTo"]) ||
+    !sameKeys(payload, ["v", "id", "sub", "provider", "user", "exp"], [
+      "redirectTo",
+      "resetMark",
+    ]) ||
     typeof id !== "string" || id.length !== 22 || !isSub(sub) || typeof provider !== "string" ||
-    !isRecord(user) || (redirectTo !== undefined && typeof redirectTo !== "string")
+    !isRecord(user) || (redirectTo !== undefined && typeof redirectTo !== "string") ||
+    (resetMark !== undefined && typeof resetMark !== "string")
   ) {
     throw invalidPending("The pending sign-in is malformed; expected the sealed cookie.");
   }
   checkExpiry(exp, now, "sign-in");
   const pending: PendingSignIn = { id, sub, provider, user, exp: exp as number };
   if (redirectTo !== undefined) pending.redirectTo = redirectTo;
+  if (resetMark !== undefined) pending.resetMark = resetMark;
   return pending;
 }
 
@@ -467,6 +476,116 @@ export async function consumeBackupCode(
   return await store.consume(
     userKey("2fa-backup", hash.slice(0, 16), sub),
     BACKUP_CODE_MARK_SECONDS,
+  );
+}
+
+/**
+ * Accepts a TOTP step for a user only when it is later than every step
+ * accepted for that user before: the two steps before it are marked used
+ * first (`consumeTotpStep`), then the step itself. A code of an earlier step
+ * then finds its step marked, on every instance sharing the store. The
+ * order makes the rule hold under concurrency: an earlier step that was
+ * still accepted was marked before this request marked it, so it counts as
+ * accepted first.
+ *
+ * @param store The configured store.
+ * @param used The user and the step `verifyTotp` returned.
+ * @returns `"accepted"`; `"reused"` when this very step was accepted before
+ *   (the same code again); `"stale"` when a later step was accepted already.
+ * @throws {TypeError} For a malformed sub or step.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "../store/memory.ts";
+ * import { acceptTotpStep } from "./pending.ts";
+ * const store = memoryStore();
+ * await acceptTotpStep(store, { sub: "user-1", step: 57_000_001 }); // "accepted"
+ * await acceptTotpStep(store, { sub: "user-1", step: 57_000_001 }); // "reused"
+ * await acceptTotpStep(store, { sub: "user-1", step: 57_000_000 }); // "stale"
+ * ```
+ */
+export async function acceptTotpStep(
+  store: TwoFactorStore,
+  used: { sub: string; step: number },
+): Promise<"accepted" | "reused" | "stale"> {
+  const { sub, step } = used ?? {};
+  if (!isSub(sub) || !Number.isSafeInteger(step) || step < 0) {
+    throw new TypeError("The used step is malformed; expected { sub, step } from verifyTotp.");
+  }
+  // Steps still inside some later window: at most two before this one (previous, current, next).
+  await Promise.all(
+    [step - 1, step - 2].filter((s) => s >= 0).map((s) => consumeTotpStep(store, { sub, step: s })),
+  );
+  const ttl = 3 * TOTP_STEP_SECONDS + CLOCK_SLACK_SECONDS;
+  const [fresh, firstAcceptance] = await Promise.all([
+    consumeTotpStep(store, { sub, step }),
+    store.consume(userKey("totp-ok", String(step), sub), ttl),
+  ]);
+  if (fresh) return "accepted";
+  return firstAcceptance ? "stale" : "reused";
+}
+
+/** How long a used backup code stays readable as used: it must outlast the saves that race it. */
+const BACKUP_CODE_USED_SECONDS = 600;
+
+/**
+ * Records a backup code as used in a form other requests can read
+ * ({@link usedBackupCodes}), so that a request that saves the factor drops
+ * every code used by then, not only its own. Call it after
+ * {@link consumeBackupCode} succeeded and before loading the factor to save.
+ *
+ * @param store The configured store.
+ * @param used The user and the used code's hash.
+ * @throws {TypeError} For a malformed sub or hash.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "../store/memory.ts";
+ * import { markBackupCodeUsed, usedBackupCodes } from "./pending.ts";
+ * const store = memoryStore();
+ * const hash = "q".repeat(43);
+ * await markBackupCodeUsed(store, { sub: "user-1", hash });
+ * await usedBackupCodes(store, { sub: "user-1", hashes: [hash, "r".repeat(43)] }); // [true, false]
+ * ```
+ */
+export async function markBackupCodeUsed(
+  store: TwoFactorStore,
+  used: { sub: string; hash: string },
+): Promise<void> {
+  const { sub, hash } = used ?? {};
+  if (!isSub(sub) || typeof hash !== "string" || hash.length < 16) {
+    throw new TypeError("The used backup code is malformed; expected { sub, hash }.");
+  }
+  await store.hit(userKey("2fa-backup-used", hash.slice(0, 16), sub), BACKUP_CODE_USED_SECONDS);
+}
+
+/**
+ * Which of a factor's backup codes were recorded used ({@link markBackupCodeUsed})
+ * within the last ten minutes; one store read per code, all at once.
+ *
+ * @param store The configured store.
+ * @param input The user and the factor's hashes.
+ * @returns One boolean per hash, in order.
+ *
+ * @example
+ * ```ts
+ * import { memoryStore } from "../store/memory.ts";
+ * import { usedBackupCodes } from "./pending.ts";
+ * await usedBackupCodes(memoryStore(), { sub: "user-1", hashes: ["q".repeat(43)] }); // [false]
+ * ```
+ */
+export async function usedBackupCodes(
+  store: TwoFactorStore,
+  input: { sub: string; hashes: readonly string[] },
+): Promise<boolean[]> {
+  const { sub, hashes } = input;
+  if (!isSub(sub)) {
+    throw new TypeError("The sub is not a string of 1 to 256 characters; expected the user's id.");
+  }
+  return await Promise.all(
+    hashes.map(async (hash) =>
+      (await store.hits(userKey("2fa-backup-used", hash.slice(0, 16), sub))) !== null
+    ),
   );
 }
 

@@ -22,12 +22,13 @@ import { demoPassword } from "../runtimes/_demo_flow.ts";
 import { CHROMIUM_ARGS, NO_SECRET, screenshot, waitForState } from "./_chromium.ts";
 
 /**
- * Codes for one secret, each from a step not used yet within the window the
- * server accepts (previous, current, next): every step signs in once.
+ * Codes for one secret, each from a later step than the last one given: the
+ * server accepts a step only after every step accepted before it. The current
+ * step first, then the next one; after that, it waits for time to move on.
  */
 class Authenticator {
   #totp: OTPAuth.TOTP;
-  #used = new Set<number>();
+  #last = -1;
   constructor(secret: string) {
     this.#totp = new OTPAuth.TOTP({
       secret: OTPAuth.Secret.fromBase32(secret),
@@ -36,13 +37,16 @@ class Authenticator {
       period: 30,
     });
   }
-  code(): string {
-    const now = Math.floor(Date.now() / 30_000);
-    // The next step first: it stays valid longest.
-    const step = [now + 1, now, now - 1].find((candidate) => !this.#used.has(candidate));
-    if (step === undefined) throw new Error("no unused step in the window; expected at most 3");
-    this.#used.add(step);
-    return this.#totp.generate({ timestamp: step * 30_000 + 1 });
+  async code(): Promise<string> {
+    for (;;) {
+      const now = Math.floor(Date.now() / 30_000);
+      const step = [now, now + 1].find((candidate) => candidate > this.#last);
+      if (step !== undefined) {
+        this.#last = step;
+        return this.#totp.generate({ timestamp: step * 30_000 + 1 });
+      }
+      await new Promise((resolve) => setTimeout(resolve, (now + 1) * 30_000 - Date.now() + 50));
+    }
   }
 }
 
@@ -71,7 +75,7 @@ async function enroll(page: Page, name: string): Promise<{ secret: string; backu
   assert.match(secret, /^[A-Z2-7]{32}$/);
   await screenshot(page, `two_factor_enroll_${name}`);
   const authenticator = new Authenticator(secret);
-  await page.fill('#two-factor-confirm-form input[name="code"]', authenticator.code());
+  await page.fill('#two-factor-confirm-form input[name="code"]', await authenticator.code());
   await page.click('#two-factor-confirm-form button[type="submit"]');
   await page.waitForSelector("#two-factor-backup:not([hidden])");
   const backup = await page.$$eval(
@@ -140,6 +144,16 @@ Deno.test({
         await signInWithPassword(page, password);
         await page.waitForSelector("#two-factor-step:not([hidden])");
         assert.equal(await page.getAttribute("body", "data-state"), "signed-out");
+        // Only the code step shows, with a way back; the other sign-in forms wait.
+        for (const other of ["#credentials-form", "#email-form", "#oauth-sign-in"]) {
+          assert.equal(await page.isVisible(other), false, `${other} shows during the second step`);
+        }
+        assert.equal(await page.isVisible("#two-factor-back"), true);
+        await page.click("#two-factor-back");
+        await page.waitForSelector("#two-factor-step", { state: "hidden" });
+        assert.equal(await page.isVisible("#credentials-form"), true);
+        await signInWithPassword(page, password);
+        await page.waitForSelector("#two-factor-step:not([hidden])");
         const noSession = await page.evaluate(async () => (await fetch("/auth/session")).json());
         assert.equal(noSession, null);
         await page.fill('#two-factor-verify-form input[name="code"]', "000000");
@@ -147,7 +161,7 @@ Deno.test({
         await page.waitForSelector("#two-factor-step-message.error");
         assert.match(await page.textContent("#two-factor-step-message") ?? "", /^invalid_grant/);
         await screenshot(page, "two_factor_step");
-        await page.fill('#two-factor-verify-form input[name="code"]', authenticator.code());
+        await page.fill('#two-factor-verify-form input[name="code"]', await authenticator.code());
         await page.click('#two-factor-verify-form button[type="submit"]');
         await waitForState(page, "signed-in");
         assert.equal(await page.textContent("#user-name"), "Demo User");
@@ -195,7 +209,7 @@ Deno.test({
         await page.waitForURL((url) => url.pathname === "/auth/twoFactor");
         assert.equal(await page.textContent("h1"), "Enter your code");
         await screenshot(page, "two_factor_builtin_page");
-        await page.fill("#code", authenticators.get(grace.secret)!.code());
+        await page.fill("#code", await authenticators.get(grace.secret)!.code());
         await page.click('form:has(#code) button[type="submit"]');
         await page.waitForURL((url) => url.pathname === "/");
         await waitForState(page, "signed-in");
@@ -208,7 +222,7 @@ Deno.test({
         await page.waitForSelector("#two-factor-disable-form:not([hidden])");
         await page.fill(
           '#two-factor-disable-form input[name="code"]',
-          authenticators.get(grace.secret)!.code(),
+          await authenticators.get(grace.secret)!.code(),
         );
         await page.click('#two-factor-disable-form button[type="submit"]');
         await page.waitForSelector("#two-factor-enroll:not([hidden])");

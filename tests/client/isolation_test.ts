@@ -9,8 +9,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-// About 6.6 KB before the email methods, two-factor and passkeys (WebAuthn glue); 10.7 KB with them.
-const BUNDLE_CEILING = 11 * 1024;
+// About 6.6 KB before the email methods, two-factor and passkeys (WebAuthn glue); 10.7 KB with them;
+// 11.3 KB with apiKeys (create, list, delete).
+const BUNDLE_CEILING = 11.5 * 1024;
 // Text that would only be in a bundle that pulled in server code.
 const SERVER_MARKERS = [
   "crypto.subtle",

@@ -95,3 +95,20 @@ Deno.test("malformed codes never match", () => {
     assert(!emailCodeMatches(bad, "012345"), bad);
   }
 });
+
+Deno.test("a compact token of another secret, a cut or lengthened token, and a swapped IV are refused", async () => {
+  const other = joseForPurpose("another-secret-that-is-long-enough-0123456789abcdef", {
+    purpose: "email",
+  });
+  const input = { kind: "sign-in" as const, email: "ada@example.com", maxAge: 600, now };
+  const foreign = (await sealEmailToken(other, input)).token;
+  assert.doesNotMatch(foreign, /\./);
+  assertEquals(await openEmailToken(email, foreign, "sign-in"), null);
+  const { token } = await sealEmailToken(email, input);
+  const second = (await sealEmailToken(email, input)).token;
+  assert(await openEmailToken(email, token, "sign-in"));
+  assertEquals(await openEmailToken(email, token.slice(1), "sign-in"), null);
+  assertEquals(await openEmailToken(email, token + "A", "sign-in"), null);
+  assertEquals(await openEmailToken(email, second.slice(0, 16) + token.slice(16), "sign-in"), null);
+  assertEquals(await openEmailToken(email, token.slice(0, 38), "sign-in"), null);
+});

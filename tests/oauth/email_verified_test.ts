@@ -44,12 +44,20 @@ Deno.test("a profile mapper that returns another address than the verified one g
   assert.equal(user.emailVerified, undefined);
 });
 
-Deno.test("a profile or a sign-in hook cannot set emailVerified itself", async () => {
+Deno.test("a profile cannot set emailVerified itself; a hook passing it through adds nothing", async () => {
+  const user = await sessionUser({
+    mock: { oidc: false, users: [{ sub: "u4", email: "dan@example.com" }] },
+    auth: { callbacks: { signIn: ({ user }) => user } },
+  });
+  assert.equal(user.emailVerified, undefined);
+});
+
+Deno.test("callbacks.signIn may say the address is verified in the app's records (DECISIONS, Sessions)", async () => {
   const user = await sessionUser({
     mock: { oidc: false, users: [{ sub: "u4", email: "dan@example.com" }] },
     auth: { callbacks: { signIn: ({ user }) => ({ ...user, emailVerified: true }) } },
   });
-  assert.equal(user.emailVerified, undefined);
+  assert.equal(user.emailVerified, true);
 });
 
 Deno.test("built-ins whose mapper keeps only verified addresses say so; those without a flag do not", async () => {

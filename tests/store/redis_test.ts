@@ -476,7 +476,7 @@ Deno.test({
 });
 
 /** The kinds redisStore is checked for by the store conformance kit. */
-const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys"];
+const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys", "apiKeys"];
 
 for (const flavor of [nodeRedis, ioredis]) {
   Deno.test({

@@ -33,6 +33,8 @@ export interface RedisServer extends AsyncDisposable {
   url: string;
   /** Stops the server (SIGTERM, then SIGKILL); connected clients lose their connection. */
   stop(): Promise<void>;
+  /** Kills the server at once (SIGKILL), as a crash would: no goodbye to clients or replicas. */
+  kill(): Promise<void>;
   /** Starts it again on the same port and waits until it answers. */
   start(): Promise<void>;
   /** The server's log so far. */
@@ -134,6 +136,19 @@ export async function startRedisServer(
     live.delete(current);
   }
 
+  async function kill(): Promise<void> {
+    const current = child;
+    if (current === undefined) return;
+    child = undefined;
+    try {
+      current.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await withTimeout(current.status, KILL_WAIT_MS);
+    live.delete(current);
+  }
+
   async function output(): Promise<string> {
     return await Deno.readTextFile(logFile).catch(() => "");
   }
@@ -198,6 +213,7 @@ export async function startRedisServer(
     port,
     url: `redis://127.0.0.1:${port}`,
     stop,
+    kill,
     start,
     output,
     async [Symbol.asyncDispose]() {
@@ -210,8 +226,12 @@ export async function startRedisServer(
 
 /** Options for {@linkcode startRedisCluster}. */
 export interface StartRedisClusterOptions {
-  /** How many masters (no replicas); defaults to 3, the fewest Redis accepts. */
+  /** How many masters; defaults to 3, the fewest Redis accepts. */
   masters?: number;
+  /** Replicas of each master (`--cluster-replicas`); defaults to 0. */
+  replicas?: number;
+  /** `cluster-node-timeout`, after which an unreachable master fails over; defaults to 5000 ms. */
+  nodeTimeoutMs?: number;
   /** The `redis-server` binary; defaults to `REDIS_SERVER_BIN`. */
   binary?: string;
   /** The `redis-cli` binary; defaults to {@linkcode redisCliPath}. */
@@ -325,10 +345,11 @@ async function run(binary: string, args: string[], timeoutMs = 10_000): Promise<
 }
 
 /**
- * Starts a Redis Cluster of `masters` nodes on free loopback ports (each
- * with its bus port free too), joins them with `redis-cli --cluster create
- * ... --cluster-replicas 0 --cluster-yes` and resolves once every node
- * reports `cluster_state:ok` and knows every other. A failure on the way
+ * Starts a Redis Cluster of `masters` nodes, each with `replicas` replicas,
+ * on free loopback ports (each with its bus port free too), joins them with
+ * `redis-cli --cluster create ... --cluster-replicas <replicas> --cluster-yes`
+ * and resolves once every node reports `cluster_state:ok` and knows every
+ * other. Which node is a master is for `CLUSTER NODES` to say. A failure on the way
  * stops whatever had started.
  *
  * @example
@@ -349,6 +370,8 @@ export async function startRedisCluster(
     );
   }
   const masters = options.masters ?? 3;
+  const replicas = options.replicas ?? 0;
+  const total = masters * (1 + replicas);
   const timeoutMs = options.timeoutMs ?? 20_000;
   const nodes: RedisServer[] = [];
 
@@ -359,9 +382,10 @@ export async function startRedisCluster(
   }
 
   try {
-    for (let i = 0; i < masters; i++) {
-      nodes.push(
-        await startRedisServer({
+    // Started together (each on its own free port pair); whatever started is stopped on failure.
+    const started = await Promise.allSettled(
+      Array.from({ length: total }, () =>
+        startRedisServer({
           binary: options.binary,
           pickPort: freeClusterPort,
           args: [
@@ -370,17 +394,22 @@ export async function startRedisCluster(
             "--cluster-config-file",
             "nodes.conf",
             "--cluster-node-timeout",
-            "5000",
+            String(options.nodeTimeoutMs ?? 5000),
+            // A replica's first sync starts at once, not after the default 5 s wait for more replicas.
+            "--repl-diskless-sync-delay",
+            "0",
           ],
-        }),
-      );
-    }
+        })),
+    );
+    for (const result of started) if (result.status === "fulfilled") nodes.push(result.value);
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
     await run(cli, [
       "--cluster",
       "create",
       ...nodes.map((node) => `127.0.0.1:${node.port}`),
       "--cluster-replicas",
-      "0",
+      String(replicas),
       "--cluster-yes",
     ], timeoutMs);
     const deadline = Date.now() + timeoutMs;
@@ -388,13 +417,24 @@ export async function startRedisCluster(
       for (;;) {
         const info = await cliAt(node.port, ["CLUSTER", "INFO"]);
         if (
-          info.includes("cluster_state:ok") && info.includes(`cluster_known_nodes:${masters}`) &&
+          info.includes("cluster_state:ok") && info.includes(`cluster_known_nodes:${total}`) &&
           info.includes("cluster_slots_ok:16384")
         ) {
           break;
         }
         if (Date.now() > deadline) {
           throw new Error(`The cluster did not become ready; expected cluster_state:ok.\n${info}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    // A replica that never synced refuses to fail over: wait until each holds its master's data.
+    for (const node of replicas > 0 ? nodes : []) {
+      for (;;) {
+        const info = await cliAt(node.port, ["INFO", "replication"]);
+        if (info.includes("role:master") || info.includes("master_link_status:up")) break;
+        if (Date.now() > deadline) {
+          throw new Error(`A replica did not sync; expected master_link_status:up.\n${info}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -13,7 +13,7 @@ import {
 import { checkStore, type StoreKind } from "../../testing.ts";
 
 /** The kinds memoryStore has (passkeys since updatePasskey compares and sets). */
-const MEMORY_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys"];
+const MEMORY_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys", "apiKeys"];
 
 /** A store whose methods each wait a little, as a remote backend does. */
 function slow<T extends object>(store: T): T {

@@ -129,7 +129,7 @@ Deno.test("enrollment: a wrong or reused code, another user's cookie or an old c
   });
   assert.equal(w.saves.length, 0);
   assert.equal((await confirm({ code })).ok, true);
-  assert.deepEqual(await confirm({ code }), { ok: false, reason: "wrong-code" }, "step reused");
+  assert.deepEqual(await confirm({ code }), { ok: false, reason: "code-used" }, "step reused");
   assert.equal(w.saves.length, 1);
 });
 
@@ -159,7 +159,7 @@ Deno.test("second step: a code works once per user, even on a new pending sign-i
     pendingValue: await pendingFor(),
     answer: { code },
   });
-  assert.deepEqual(again, { ok: false, reason: "wrong-code" });
+  assert.deepEqual(again, { ok: false, reason: "code-used" });
 });
 
 Deno.test("second step: the cookie of a finished sign-in cannot make a second session", async () => {
@@ -396,7 +396,7 @@ Deno.test("disable: a code already used to sign in cannot turn two-factor off", 
   );
   assert.deepEqual(await disableTwoFactor(w.deps(), { sub: "user-1", code }), {
     ok: false,
-    reason: "wrong-code",
+    reason: "code-used",
   });
 });
 
@@ -407,6 +407,7 @@ Deno.test("every refusal maps to a 4xx AuthError with a plain sentence, and says
     "pending-expired",
     "too-many-attempts",
     "wrong-code",
+    "code-used",
     "already-finished",
     "not-enrolled",
   ];

@@ -54,6 +54,10 @@ function recordingStore(): TwoFactorStore & { keys: string[]; ttls: number[] } {
       ttls.push(ttl);
       return inner.consume(key, ttl);
     },
+    hits(key) {
+      keys.push(key);
+      return inner.hits(key);
+    },
   };
 }
 

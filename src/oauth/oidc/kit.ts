@@ -11,7 +11,7 @@
 import { AuthError } from "../../errors.ts";
 import { singleParam } from "../../http.ts";
 import { providerError } from "../provider_fetch.ts";
-import type { ResolvedProvider } from "../resolve.ts";
+import type { ResolvedProvider } from "../resolved_provider.ts";
 import { clientSecretValue } from "../client_secret.ts";
 import type { OAuthTokens } from "../types.ts";
 import { fetchUserInfo } from "../user_info.ts";

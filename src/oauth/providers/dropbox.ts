@@ -18,15 +18,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
-import {
-  buildUser,
-  isRecord,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-  verifiedEmail,
-} from "../profile.ts";
+import { fieldProfile } from "./_fields.ts";
 
 /**
  * Maps `POST https://api.dropboxapi.com/2/users/get_current_account` to a
@@ -41,16 +33,13 @@ import {
  * // { sub: "dbid:AAH4f99", name: "Franz Ferdinand", email: "franz@dropbox.com" }
  * ```
  */
-export function dropboxProfile(raw: Record<string, unknown>): User {
-  const object = profileObject(raw, "Dropbox");
-  const name = isRecord(object.name) ? object.name : {};
-  return buildUser({
-    sub: readSubject(object.account_id),
-    name: readText(name.display_name),
-    email: verifiedEmail(object.email, object.email_verified, { required: true }),
-    image: readImageURL(object.profile_photo_url),
-  }, "Dropbox");
-}
+export const dropboxProfile: (raw: Record<string, unknown>) => User = /* @__PURE__ */ fieldProfile({
+  provider: "Dropbox",
+  sub: ["account_id"],
+  name: [["name", "display_name"]],
+  email: { path: ["email"], verified: { path: ["email_verified"] } },
+  image: ["profile_photo_url"],
+});
 
 /**
  * The built-in Dropbox provider: scope `account_info.read`, online access

@@ -19,17 +19,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
-import {
-  buildUser,
-  checkEmail,
-  firstOf,
-  isRecord,
-  ProfileError,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-} from "../profile.ts";
+import { fieldProfile } from "./_fields.ts";
 
 /**
  * Maps `GET https://openapi.naver.com/v1/nid/me` to a `User` from its
@@ -46,21 +36,19 @@ import {
  * // { sub: "32742776", name: "OpenAPI", email: "openapi@naver.com" }
  * ```
  */
-export function naverProfile(raw: Record<string, unknown>): User {
-  const object = profileObject(raw, "Naver");
-  if (object.resultcode !== "00" || !isRecord(object.response)) {
-    throw new ProfileError(
+export const naverProfile: (raw: Record<string, unknown>) => User = /* @__PURE__ */ fieldProfile({
+  provider: "Naver",
+  wrapper: {
+    key: "response",
+    success: { key: "resultcode", equals: "00" },
+    error:
       'The Naver user-info response is not a success; expected { resultcode: "00", response }.',
-    );
-  }
-  const response = object.response;
-  return buildUser({
-    sub: readSubject(response.id),
-    name: firstOf([response.nickname, response.name], readText),
-    email: checkEmail(response.email),
-    image: readImageURL(response.profile_image),
-  }, "Naver");
-}
+  },
+  sub: ["id"],
+  name: [["nickname"], ["name"]],
+  email: { path: ["email"] },
+  image: ["profile_image"],
+});
 
 /**
  * The built-in Naver provider: no scope parameter, client id and secret in

@@ -18,16 +18,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
-import {
-  buildUser,
-  isRecord,
-  ProfileError,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-  verifiedEmail,
-} from "../profile.ts";
+import { fieldProfile } from "./_fields.ts";
 
 /**
  * Maps `GET https://www.patreon.com/api/oauth2/v2/identity` to a `User`:
@@ -44,21 +35,20 @@ import {
  * // { sub: "12345678", name: "Corgi The Dev", email: "corgi@example.com" }
  * ```
  */
-export function patreonProfile(raw: Record<string, unknown>): User {
-  const data = profileObject(raw, "Patreon").data;
-  if (!isRecord(data)) {
-    throw new ProfileError(
-      "The Patreon user-info response has no data object; expected { data: { id } }.",
-    );
-  }
-  const attributes = isRecord(data.attributes) ? data.attributes : {};
-  return buildUser({
-    sub: readSubject(data.id),
-    name: readText(attributes.full_name),
-    email: verifiedEmail(attributes.email, attributes.is_email_verified, { required: true }),
-    image: readImageURL(attributes.image_url),
-  }, "Patreon");
-}
+export const patreonProfile: (raw: Record<string, unknown>) => User = /* @__PURE__ */ fieldProfile({
+  provider: "Patreon",
+  wrapper: {
+    key: "data",
+    error: "The Patreon user-info response has no data object; expected { data: { id } }.",
+  },
+  sub: ["id"],
+  name: [["attributes", "full_name"]],
+  email: {
+    path: ["attributes", "email"],
+    verified: { path: ["attributes", "is_email_verified"] },
+  },
+  image: ["attributes", "image_url"],
+});
 
 /**
  * The built-in Patreon provider: scopes `identity identity[email]`, client

@@ -28,14 +28,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
-import {
-  buildUser,
-  joinName,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-} from "../profile.ts";
+import { fieldProfile } from "./_fields.ts";
 
 /**
  * Maps `GET https://www.strava.com/api/v3/athlete` to a `User`: `sub` =
@@ -50,14 +43,12 @@ import {
  * // { sub: "134815", name: "Marianne Teutenberg" }
  * ```
  */
-export function stravaProfile(raw: Record<string, unknown>): User {
-  const object = profileObject(raw, "Strava");
-  return buildUser({
-    sub: readSubject(object.id),
-    name: joinName(object.firstname, object.lastname) ?? readText(object.username),
-    image: readImageURL(object.profile),
-  }, "Strava");
-}
+export const stravaProfile: (raw: Record<string, unknown>) => User = /* @__PURE__ */ fieldProfile({
+  provider: "Strava",
+  sub: ["id"],
+  name: [{ join: [["firstname"], ["lastname"]] }, ["username"]],
+  image: ["profile"],
+});
 
 /**
  * The built-in Strava provider: scope `read`, client id and secret in the

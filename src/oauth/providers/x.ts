@@ -15,17 +15,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
-import {
-  buildUser,
-  checkEmail,
-  firstOf,
-  isRecord,
-  ProfileError,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-} from "../profile.ts";
+import { fieldProfile } from "./_fields.ts";
 
 /**
  * Maps `GET https://api.x.com/2/users/me` to a `User`. The user is wrapped in
@@ -44,20 +34,17 @@ import {
  * // { sub: "2244994945", name: "X Dev" }
  * ```
  */
-export function xProfile(raw: Record<string, unknown>): User {
-  const data = profileObject(raw, "X").data;
-  if (!isRecord(data)) {
-    throw new ProfileError(
-      "The X user-info response has no data object: expected { data: { id } }.",
-    );
-  }
-  return buildUser({
-    sub: readSubject(data.id),
-    name: firstOf([data.name, data.username], readText),
-    email: checkEmail(data.confirmed_email),
-    image: readImageURL(data.profile_image_url),
-  }, "X");
-}
+export const xProfile: (raw: Record<string, unknown>) => User = /* @__PURE__ */ fieldProfile({
+  provider: "X",
+  wrapper: {
+    key: "data",
+    error: "The X user-info response has no data object: expected { data: { id } }.",
+  },
+  sub: ["id"],
+  name: [["name"], ["username"]],
+  email: { path: ["confirmed_email"] },
+  image: ["profile_image_url"],
+});
 
 /**
  * The built-in X provider: scopes `users.read tweet.read` (both are needed

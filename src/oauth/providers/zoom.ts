@@ -16,15 +16,7 @@
 import type { User } from "../../types.ts";
 import type { BuiltInProvider } from "../types.ts";
 import { defineProvider } from "./_define.ts";
-import {
-  buildUser,
-  checkEmail,
-  joinName,
-  profileObject,
-  readImageURL,
-  readSubject,
-  readText,
-} from "../profile.ts";
+import { fieldProfile } from "./_fields.ts";
 
 /**
  * Maps `GET https://api.zoom.us/v2/users/me` to a `User`: `sub` = `id`,
@@ -39,15 +31,13 @@ import {
  * // { sub: "KDcuGIm1QgePTO8WbOqwIQ", name: "Jill Chill", email: "jchill@example.com" }
  * ```
  */
-export function zoomProfile(raw: Record<string, unknown>): User {
-  const object = profileObject(raw, "Zoom");
-  return buildUser({
-    sub: readSubject(object.id),
-    name: readText(object.display_name) ?? joinName(object.first_name, object.last_name),
-    email: object.verified === 1 ? checkEmail(object.email) : undefined,
-    image: readImageURL(object.pic_url),
-  }, "Zoom");
-}
+export const zoomProfile: (raw: Record<string, unknown>) => User = /* @__PURE__ */ fieldProfile({
+  provider: "Zoom",
+  sub: ["id"],
+  name: [["display_name"], { join: [["first_name"], ["last_name"]] }],
+  email: { path: ["email"], verified: { path: ["verified"], equals: 1 } },
+  image: ["pic_url"],
+});
 
 /**
  * The built-in Zoom provider: scope `user:read:user`, HTTP Basic.

@@ -11,7 +11,7 @@ import {
 import { createJwks } from "../../../src/oauth/oidc/jwks.ts";
 import { exchangeCode } from "../../../src/oauth/token.ts";
 import { fetchUserInfo } from "../../../src/oauth/user_info.ts";
-import type { ResolvedProvider } from "../../../src/oauth/resolve.ts";
+import type { ResolvedProvider } from "../../../src/oauth/resolved_provider.ts";
 import { countSubtle } from "../../jose/_subtle.ts";
 import { assertRefused } from "./_assert.ts";
 import {

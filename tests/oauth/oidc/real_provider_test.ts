@@ -12,7 +12,7 @@ import {
 } from "../../../src/oauth/oidc/id_token.ts";
 import { createJwks } from "../../../src/oauth/oidc/jwks.ts";
 import { codeChallengeS256, randomToken } from "../../../src/oauth/pkce.ts";
-import type { ResolvedProvider } from "../../../src/oauth/resolve.ts";
+import type { ResolvedProvider } from "../../../src/oauth/resolved_provider.ts";
 import { exchangeCode } from "../../../src/oauth/token.ts";
 import type { OAuthTokens } from "../../../src/oauth/types.ts";
 import { fetchUserInfo } from "../../../src/oauth/user_info.ts";

@@ -14,12 +14,9 @@ import { openFlowCookies, sealFlowCookies } from "../../../src/oauth/flow_cookie
 import { profileClaims, PROTOCOL_CLAIMS } from "../../../src/oauth/oidc/claims.ts";
 import { validateIdToken } from "../../../src/oauth/oidc/id_token.ts";
 import { createJwks } from "../../../src/oauth/oidc/jwks.ts";
-import {
-  discoveredEndpoints,
-  type ResolvedProvider,
-  resolveProviders,
-  withMetadata,
-} from "../../../src/oauth/resolve.ts";
+import { discoveredEndpoints, withMetadata } from "../../../src/oauth/endpoints.ts";
+import { resolveProviders } from "../../../src/oauth/providers/mod.ts";
+import type { ResolvedProvider } from "../../../src/oauth/resolved_provider.ts";
 import { AuthError } from "../../../src/errors.ts";
 import { SECRET } from "../_flow_helpers.ts";
 import { assertRefused } from "./_assert.ts";

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- dev-only oracle; deno.json has no import map.
 import * as jose from "npm:jose@6";
 import { appleClientSecret } from "../../../src/oauth/providers/apple.ts";
-import { resolveProviders } from "../../../src/oauth/resolve.ts";
+import { resolveProviders } from "../../../src/oauth/providers/mod.ts";
 import { exchangeCode } from "../../../src/oauth/token.ts";
 import { envOf, fakeFetch, json } from "./_helpers.ts";
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { type AuthConfig, createAuth, type OAuthProviderEntry } from "../../../mod.ts";
 import { hostBoundFetch } from "../../../src/oauth/user_info.ts";
-import { resolveProviders } from "../../../src/oauth/resolve.ts";
+import { resolveProviders } from "../../../src/oauth/providers/mod.ts";
 import { followUpURL } from "../../../src/oauth/providers/_fetch_json.ts";
 import {
   Browser,

@@ -1,12 +1,8 @@
 // Built-in options (tenant, issuer), the new provider fields, and their
 // synchronous validation at createAuth.
 import assert from "node:assert/strict";
-import {
-  isOpenIDConnect,
-  needsDiscovery,
-  requireEndpoint,
-  resolveProviders,
-} from "../../../src/oauth/resolve.ts";
+import { isOpenIDConnect, needsDiscovery, requireEndpoint } from "../../../src/oauth/endpoints.ts";
+import { resolveProviders } from "../../../src/oauth/providers/mod.ts";
 import { createAuthorizationRequest } from "../../../src/oauth/authorization_request.ts";
 import { exchangeCode } from "../../../src/oauth/token.ts";
 import { fetchUserInfo } from "../../../src/oauth/user_info.ts";
