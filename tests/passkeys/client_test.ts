@@ -215,9 +215,9 @@ Deno.test("client: on an IP address, a refused passkey ceremony says WebAuthn ne
   try {
     for (
       const [href, instead] of [
-        ["http://127.0.0.1:8000/", "http://localhost:8000/"],
-        ["http://[::1]:3000/account", "http://localhost:3000/"],
-        ["http://192.168.1.20/", "a domain name"],
+        ["http://127.0.0.1:8000/", "(127.0.0.1)"],
+        ["http://[::1]:3000/account", "([::1])"],
+        ["http://192.168.1.20/", "(192.168.1.20)"],
       ]
     ) {
       await onPage(href, async () => {
