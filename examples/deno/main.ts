@@ -50,7 +50,8 @@ try {
   console.error(portInUseMessage(port, "npx -y deno@2 task demo"));
   Deno.exit(1);
 }
-const origin = `http://127.0.0.1:${server.addr.port}`;
+// Printed as localhost, not 127.0.0.1: browsers refuse passkeys (WebAuthn) on an IP address.
+const origin = `http://localhost:${server.addr.port}`;
 
 const demo = await createDemo({
   origin,

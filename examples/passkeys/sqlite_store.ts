@@ -38,7 +38,12 @@ export function sqlitePasskeyStore(db: SqlDatabase): PasskeyStore {
   const byId = db.prepare("SELECT * FROM passkeys WHERE id = ?");
   const bySub = db.prepare("SELECT * FROM passkeys WHERE sub = ?");
   const remove = db.prepare("DELETE FROM passkeys WHERE id = ?");
-  const update = db.prepare("UPDATE passkeys SET counter = ?, last_used_at = ? WHERE id = ?");
+  // Compare-and-set: a sign-in saves only over the counter it read, so of two sign-ins with the
+  // same counter at once exactly one changes the row (one statement: atomic in any SQL database).
+  const update = db.prepare(
+    `UPDATE passkeys SET counter = ?, last_used_at = ?, backed_up = ?
+     WHERE id = ? AND counter = ?`,
+  );
 
   // deno-lint-ignore no-explicit-any
   const fromRow = (row: any): StoredPasskey => ({
@@ -85,9 +90,10 @@ export function sqlitePasskeyStore(db: SqlDatabase): PasskeyStore {
     deletePasskey(id) {
       return Promise.resolve(Number(remove.run(id).changes) === 1);
     },
-    updatePasskey(id, { counter, lastUsedAt }) {
-      update.run(counter, lastUsedAt, id);
-      return Promise.resolve();
+    updatePasskey(id, { counter, lastUsedAt, backedUp, previousCounter }) {
+      const { changes } = update.run(counter, lastUsedAt, backedUp ? 1 : 0, id, previousCounter);
+      // 0 rows: another sign-in saved first (or the passkey is gone), and nothing was written.
+      return Promise.resolve(Number(changes) === 1);
     },
   };
 }

@@ -249,7 +249,9 @@ export async function createDemo(options) {
     oidc: { discovery: true },
     users: MOCK_ACCOUNTS.map((account) => ({ ...account })),
     // Exact callback URLs, whichever loopback name the browser uses.
-    redirectURIs: [`${origin}/auth/callback/mock`, `http://localhost:${port}/auth/callback/mock`],
+    redirectURIs: [
+      ...new Set([origin, `http://localhost:${port}`, `http://127.0.0.1:${port}`]),
+    ].map((base) => `${base}/auth/callback/mock`),
   });
 
   // Linked accounts and provider tokens: see accounts_demo.mjs.

@@ -8,7 +8,7 @@ import { isRecord } from "../is_record.ts";
 import type { Session, User } from "../types.ts";
 import { isSafeRedirectTarget, navigate, reload } from "./navigation.ts";
 import { resolveClientOptions } from "./options.ts";
-import { autofillSupported, ceremony, passkeysSupported } from "./passkey.ts";
+import { autofillSupported, ceremony, ipAddressRefusal, passkeysSupported } from "./passkey.ts";
 import { apiKeyClient } from "./api_keys.ts";
 import { buildURL, type ClientRequest, failure, send } from "./request.ts";
 import type { ClientLinkedAccount, LinkAccountOptions } from "./types.ts";
@@ -98,6 +98,9 @@ function isEmpty(body: unknown): body is undefined {
 /** A ceremony the browser ended: cancelled or timed out (`access_denied`), or refused. */
 function ceremonyFailure(cause: unknown): ReturnType<typeof failure> {
   const name = (cause as Error)?.name;
+  // On an IP address every ceremony is refused (a cancel included): say so, not "cancelled".
+  const onIpAddress = name === "AbortError" ? null : ipAddressRefusal();
+  if (onIpAddress !== null) return failure("invalid_request", onIpAddress, 0);
   return name === "NotAllowedError" || name === "AbortError"
     ? failure("access_denied", "The passkey prompt was cancelled or timed out.", 0)
     : failure("invalid_request", `The browser refused the passkey (${name}).`, 0);

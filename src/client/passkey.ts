@@ -82,3 +82,23 @@ export async function ceremony(
   if (!credential) throw new DOMException("", "NotAllowedError");
   return toJSON(credential);
 }
+
+/** A dotted IPv4 address or a bracketed IPv6 one, as `location.hostname` gives them. */
+const IP_HOST = /^(\d+\.){3}\d+$|^\[/;
+
+/**
+ * Why a ceremony the browser refused failed, when the page's host name is
+ * an IP address (WebAuthn takes only a domain name as RP ID, so browsers
+ * refuse every ceremony there); `null` on a domain name.
+ */
+export function ipAddressRefusal(): string | null {
+  let host: unknown;
+  try {
+    host = (globalThis as Loose).location?.hostname;
+  } catch {
+    return null; // Deno without --location: no page.
+  }
+  return typeof host === "string" && IP_HOST.test(host)
+    ? `WebAuthn needs a domain name such as localhost, not an IP address (${host}); expected this page on a domain name.`
+    : null;
+}

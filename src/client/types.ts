@@ -279,12 +279,16 @@ export interface ClientPasskey {
   lastUsedAt?: number;
   /** `"multiDevice"` for a syncable passkey (iCloud Keychain, Google Password Manager...). */
   deviceType: "singleDevice" | "multiDevice";
-  /** Whether it was backed up at registration. */
+  /** Whether it is backed up (synced), as the authenticator said at its last sign-in or registration. */
   backedUp: boolean;
   /** Transport hints. */
   transports: string[];
   /** The authenticator model's AAGUID. */
   aaguid: string;
+  /** Its COSE algorithm: -8 (EdDSA), -7 (ES256) or -257 (RS256). */
+  algorithm: number;
+  /** The signature counter last seen (0 for authenticators that keep none). */
+  counter: number;
 }
 
 /**

@@ -117,9 +117,19 @@ function guardPasskeyStore(
       }),
     deletePasskey: (id: string) =>
       call("deletePasskey", async () => Boolean(await store.deletePasskey(checkPasskeyId(id)))),
-    updatePasskey: (id: string, update: { counter: number; lastUsedAt: number }) =>
+    updatePasskey: (
+      id: string,
+      update: { counter: number; lastUsedAt: number; backedUp: boolean; previousCounter: number },
+    ) =>
       call("updatePasskey", async () => {
-        await store.updatePasskey(id, update);
+        const saved = await store.updatePasskey(id, update);
+        // A store that does not answer the compare-and-set (an older contract) fails closed.
+        if (typeof saved !== "boolean") {
+          throw new TypeError(
+            "updatePasskey answered garbage; expected true or false (saved only over previousCounter).",
+          );
+        }
+        return saved;
       }),
   });
 }

@@ -87,6 +87,21 @@ export function resolveSession(
   const guard = { timeoutMs, logger: context.logger };
   const store = session.store === undefined ? undefined : guardStore(session.store, guard);
   // Without a store, this process's memory, on the configured clock like every other expiry.
-  const local = store ?? localStore({ clock: context.clock });
+  const local = store ?? processStore(context.clock);
   return Object.freeze({ maxAge, updateAge, store, throttleStore: local, oneTimeStore: local });
+}
+
+/**
+ * The fallback stores of this process, one per clock: every instance without
+ * `session.store` (on the default clock, `Date.now`) shares one, so two
+ * instances in one process count one throttle and use each one-time value
+ * once between them. An instance with a clock of its own (tests) gets the
+ * store of that clock, so expiries stay on one time line.
+ */
+const PROCESS_STORES = /* @__PURE__ */ new WeakMap<() => number, CountersAndMarks>();
+
+function processStore(clock: () => number): CountersAndMarks {
+  let store = PROCESS_STORES.get(clock);
+  if (store === undefined) PROCESS_STORES.set(clock, store = localStore({ clock }));
+  return store;
 }

@@ -70,6 +70,8 @@ function publicPasskey(stored: StoredPasskey): Passkey {
     backedUp: stored.backedUp,
     transports: [...stored.transports],
     aaguid: stored.aaguid,
+    algorithm: stored.algorithm,
+    counter: stored.counter,
   };
   if (stored.lastUsedAt !== undefined) passkey.lastUsedAt = stored.lastUsedAt;
   return passkey;
@@ -447,10 +449,9 @@ export async function signInWithPasskey(
     throw signInRefused(ctx, http, "challenge_used");
   }
   http.setCookies.push(clearChallengeCookie(http));
-  await hooks.store.updatePasskey(stored.id, {
-    counter: verified.newCounter,
-    lastUsedAt: http.now,
-  });
+  if (!(await recordSignIn(hooks, stored, verified, http.now))) {
+    throw signInRefused(ctx, http, "counter");
+  }
   const user = await callApp(
     ctx,
     "passkeys.findUser",
@@ -476,6 +477,42 @@ export async function signInWithPasskey(
     passkeyUserVerified: verified.userVerified,
     redirectTo: options.redirectTo,
   });
+}
+
+/** Compare-and-set attempts before a sign-in gives up on a passkey other sign-ins keep updating. */
+const MAX_UPDATE_ATTEMPTS = 3;
+
+/**
+ * Saves the sign-in's counter, time and backed-up state over the counter it
+ * read; `false` when the passkey is gone or another sign-in saved a counter
+ * this one does not exceed (two sign-ins with the same counter at once: one
+ * succeeds). When another sign-in saved a lower counter meanwhile, this one
+ * is checked against it and saved over it.
+ */
+async function recordSignIn(
+  hooks: PasskeyHooks,
+  read: StoredPasskey,
+  verified: { newCounter: number; backedUp: boolean },
+  now: number,
+): Promise<boolean> {
+  let previous = read;
+  for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt++) {
+    const saved = await hooks.store.updatePasskey(read.id, {
+      counter: verified.newCounter,
+      lastUsedAt: now,
+      backedUp: verified.backedUp,
+      previousCounter: previous.counter,
+    });
+    if (saved) return true;
+    const current = await hooks.store.getPasskey(read.id);
+    // Gone, or given to another user meanwhile: no sign-in.
+    if (current === null || current.sub !== read.sub) return false;
+    // The same rule as the first check: when either counter is non-zero the new one is greater.
+    const counted = verified.newCounter !== 0 || current.counter !== 0;
+    if (counted && verified.newCounter <= current.counter) return false;
+    previous = current;
+  }
+  return false;
 }
 
 /** The user's passkeys, without public keys. */

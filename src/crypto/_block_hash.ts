@@ -4,6 +4,12 @@
  * digest's bytes, and HMAC (RFC 2104) with the padded key's two states
  * computed once. Each hash brings only its initial value and compression.
  *
+ * Input must be a `Uint8Array` (else a `TypeError`: another typed array or a
+ * string would be hashed as something else than its bytes). Every scratch
+ * buffer (the padded tail, the message schedule, the working state, HMAC's
+ * padded keys and inner digest) is zeroed once a digest is done, so no copy
+ * of a secret's blocks outlives the call.
+ *
  * @module
  */
 
@@ -15,21 +21,36 @@ export interface BlockHash {
   readonly initial: readonly number[];
   /** Absorbs `blocks` (a multiple of 64 bytes) into `state`. */
   compress(state: Int32Array, blocks: Uint8Array): void;
+  /** The message schedule `compress` reuses, zeroed after each digest. */
+  readonly scratch: Int32Array;
 }
 
-/** The padded tail, reused: nothing here yields while it is in use. */
+/** Throws a TypeError unless `value` is a `Uint8Array` (a Node `Buffer` is one). */
+function checkBytes(value: unknown, what: string): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    throw new TypeError(`${what} is not a Uint8Array; expected the bytes to hash.`);
+  }
+}
+
+/** The padded tail, reused: nothing here yields while it is in use; all zeros between digests. */
 const TAIL = new Uint8Array(128);
 
 /**
  * Finishes a hash whose `state` already absorbed `prefixLength` bytes (0 or a
  * multiple of 64): absorbs `data`, pads, and writes the digest.
  */
-function finish(hash: BlockHash, state: Int32Array, prefixLength: number, data: Uint8Array): Bytes {
+function finish(
+  hash: BlockHash,
+  state: Int32Array,
+  prefixLength: number,
+  data: Uint8Array,
+  wipeSchedule = true,
+): Bytes {
   const whole = data.length - (data.length % 64);
   hash.compress(state, data.subarray(0, whole));
   const rest = data.length - whole;
+  // Zero already: every digest zeroes it after use.
   const tail = TAIL.subarray(0, rest < 56 ? 64 : 128);
-  tail.fill(0);
   tail.set(data.subarray(whole));
   tail[rest] = 0x80;
   const bits = (prefixLength + data.length) * 8;
@@ -52,6 +73,10 @@ function finish(hash: BlockHash, state: Int32Array, prefixLength: number, data: 
     digest[i * 4 + 2] = state[i] >>> 8;
     digest[i * 4 + 3] = state[i];
   }
+  // Nothing of the input stays behind in the reused buffers or the working state.
+  tail.fill(0);
+  if (wipeSchedule) hash.scratch.fill(0);
+  state.fill(0);
   return digest;
 }
 
@@ -66,6 +91,7 @@ function finish(hash: BlockHash, state: Int32Array, prefixLength: number, data: 
  * ```
  */
 export function blockDigest(hash: BlockHash, data: Uint8Array): Bytes {
+  checkBytes(data, "data");
   return finish(hash, Int32Array.from(hash.initial), 0, data);
 }
 
@@ -83,12 +109,43 @@ export function blockDigest(hash: BlockHash, data: Uint8Array): Bytes {
  * ```
  */
 export function blockHmac(hash: BlockHash, key: Uint8Array): (message: Uint8Array) => Bytes {
+  checkBytes(key, "key");
   const block = new Uint8Array(64);
   block.set(key.length > 64 ? blockDigest(hash, key) : key);
   const inner = Int32Array.from(hash.initial);
   const outer = Int32Array.from(hash.initial);
-  hash.compress(inner, block.map((byte) => byte ^ 0x36));
-  hash.compress(outer, block.map((byte) => byte ^ 0x5c));
+  for (const [state, pad] of [[inner, 0x36], [outer, 0x5c]] as const) {
+    const padded = block.map((byte) => byte ^ pad);
+    hash.compress(state, padded);
+    padded.fill(0);
+  }
   block.fill(0);
-  return (message) => finish(hash, outer.slice(), 64, finish(hash, inner.slice(), 64, message));
+  hash.scratch.fill(0);
+  // The working state, reused (no call yields while it is in use) and zeroed by each digest.
+  const work = new Int32Array(inner.length);
+  return (message) => {
+    checkBytes(message, "message");
+    work.set(inner);
+    // The outer digest compresses a whole block after this one: it overwrites the schedule.
+    const innerDigest = finish(hash, work, 64, message, false);
+    work.set(outer);
+    const mac = finish(hash, work, 64, innerDigest);
+    innerDigest.fill(0);
+    return mac;
+  };
+}
+
+/**
+ * The buffers a digest under `hash` reuses (the padded tail and the message
+ * schedule), for tests that check they hold nothing once a digest is done.
+ *
+ * @example
+ * ```ts ignore
+ * import { scratchBuffers } from "./_block_hash.ts";
+ * declare const SHA256: import("./_block_hash.ts").BlockHash;
+ * scratchBuffers(SHA256).every((buffer) => buffer.every((value) => value === 0)); // true
+ * ```
+ */
+export function scratchBuffers(hash: BlockHash): readonly (Uint8Array | Int32Array)[] {
+  return [TAIL, hash.scratch];
 }

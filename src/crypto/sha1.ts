@@ -3,8 +3,10 @@
  * checking a TOTP code: HOTP signs an 8-byte counter, so a code check is
  * three tiny MACs that a Web Crypto round trip (a key import, then the
  * MACs: about 40 µs each here) would cost far more than. Only adds, rotates
- * and xors 32-bit words: no branch and no memory index depends on the key
- * or the message. Checked against `crypto.subtle` and the RFC 2202 vectors.
+ * and xors 32-bit words: no branch and no table index depends on the key
+ * or the message (the round function is chosen by round number). No
+ * constant-time guarantee comes from a JavaScript engine, though. Checked
+ * against `crypto.subtle` under Deno, Node and Bun and the RFC 2202 vectors.
  *
  * SHA-1 is broken for collisions, not as HMAC's hash: HOTP (RFC 4226) and
  * every authenticator app use HMAC-SHA-1.
@@ -62,7 +64,8 @@ function compress(state: Int32Array, blocks: Uint8Array): void {
   }
 }
 
-const SHA1: BlockHash = { initial: INITIAL, compress };
+/** SHA-1 as a {@linkcode BlockHash} (exported for the tests of its scratch buffers). */
+export const SHA1: BlockHash = { initial: INITIAL, compress, scratch: W };
 
 /**
  * The SHA-1 digest of `data`.

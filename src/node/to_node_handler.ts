@@ -39,6 +39,18 @@ function sendError(
 }
 
 /**
+ * Whether the request's body has been received to its end, so that the
+ * connection can carry the next request. Unknown (no `complete` flag, as in
+ * some Node-compatible servers) counts as received unless the handler
+ * refused the body (413, 408). HTTP/2 streams do not share a body's bytes.
+ */
+function bodyReceived(req: NodeIncomingMessage, status: number): boolean {
+  if ((req.httpVersionMajor ?? 1) >= 2) return true;
+  if (req.complete === false) return false;
+  return status !== 413 && status !== 408;
+}
+
+/**
  * Wraps a Web handler, such as `auth.handlers.ALL`, as a Node request
  * listener that also works as Express or Connect middleware.
  *
@@ -52,6 +64,10 @@ function sendError(
  * read it. Every `Set-Cookie` of the response is its own header line. The
  * handler's second argument is `{ remoteAddr: { hostname } }` with the
  * socket's address (`req.socket.remoteAddress`), which rate limits count by.
+ * An answer sent before the request body ended (a 413 for a body over the
+ * limit, a 408 for one that stalls) says `Connection: close`, so a
+ * keep-alive connection never reads its next request from the middle of a
+ * refused body.
  *
  * The returned function never rejects: an error thrown by the handler or
  * while writing is passed to `options.onError` and answered with a 500
@@ -125,7 +141,13 @@ export function toNodeHandler(
         return;
       }
       const info = { remoteAddr: { hostname: req.socket?.remoteAddress } };
-      await writeWebResponse(res, await handler(request, info), {
+      const response = await handler(request, info);
+      // A body refused before its end (413, 408) leaves bytes, or a stall, on the connection: the
+      // next request there would be read from the middle of this body or wait behind it forever.
+      if (!bodyReceived(req, response.status) && !res.headersSent) {
+        res.setHeader("connection", "close");
+      }
+      await writeWebResponse(res, response, {
         method: request.method,
         isClosed: () => closed,
       });

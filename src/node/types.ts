@@ -68,6 +68,10 @@ export interface NodeIncomingMessage {
   readonly body?: unknown;
   /** `true` once the body stream has been read to its end (by a body parser, for instance). */
   readonly readableEnded?: boolean;
+  /** `true` once the whole request, body included, has been received (Node's `IncomingMessage`). */
+  readonly complete?: boolean;
+  /** The HTTP major version, `1` or `2`: `Connection` is an HTTP/1 header only. */
+  readonly httpVersionMajor?: number;
   /** Adds a stream event listener (`data`, `end`, `error`, `close`). */
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   /** Removes a listener added with `on`. */

@@ -140,16 +140,33 @@ export function checkPasskeyId(value: unknown): string {
   return value;
 }
 
-/** Throws a TypeError unless `update` is `{ counter, lastUsedAt }`; returns a copy. */
-export function checkPasskeyUpdate(update: unknown): { counter: number; lastUsedAt: number } {
+/** A sign-in to record on a passkey, saved only over the counter it read (compare-and-set). */
+export interface CheckedPasskeyUpdate {
+  counter: number;
+  lastUsedAt: number;
+  backedUp: boolean;
+  previousCounter: number;
+}
+
+/**
+ * Throws a TypeError unless `update` is `{ counter, lastUsedAt, backedUp,
+ * previousCounter }`; returns a copy.
+ */
+export function checkPasskeyUpdate(update: unknown): CheckedPasskeyUpdate {
   if (
-    !isRecord(update) || !isCounter(update.counter) || !isTime(update.lastUsedAt)
+    !isRecord(update) || !isCounter(update.counter) || !isTime(update.lastUsedAt) ||
+    typeof update.backedUp !== "boolean" || !isCounter(update.previousCounter)
   ) {
     throw new TypeError(
-      "update must be { counter, lastUsedAt }; expected a whole counter from 0 and seconds since the epoch.",
+      "update must be { counter, lastUsedAt, backedUp, previousCounter }; expected whole counters from 0, seconds since the epoch and a boolean.",
     );
   }
-  return { counter: update.counter, lastUsedAt: update.lastUsedAt };
+  return {
+    counter: update.counter,
+    lastUsedAt: update.lastUsedAt,
+    backedUp: update.backedUp,
+    previousCounter: update.previousCounter,
+  };
 }
 
 function isCounter(value: unknown): value is number {

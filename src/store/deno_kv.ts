@@ -431,14 +431,18 @@ export function denoKvStore(
 
     async updatePasskey(
       id: string,
-      update: { counter: number; lastUsedAt: number },
-    ): Promise<void> {
+      update: { counter: number; lastUsedAt: number; backedUp: boolean; previousCounter: number },
+    ): Promise<boolean> {
       checkPasskeyId(id);
-      const checked = checkPasskeyUpdate(update);
-      await retry(async () => {
+      const { previousCounter, ...checked } = checkPasskeyUpdate(update);
+      // Compare-and-set: the counter read must still be the one the sign-in saw, and the commit
+      // checks the versionstamp it was read at (a conflict reads again).
+      return await retry(async () => {
         const entry = await kv.get(keys.passkey(id));
-        if (entry.versionstamp === null) return true;
-        const passkey = { ...readPasskey(entry.value, { id }), ...checked };
+        if (entry.versionstamp === null) return false;
+        const stored = readPasskey(entry.value, { id });
+        if (stored.counter !== previousCounter) return false;
+        const passkey = { ...stored, ...checked };
         const { ok } = await kv.atomic()
           .check({ key: keys.passkey(id), versionstamp: entry.versionstamp })
           .set(keys.passkey(id), passkey)

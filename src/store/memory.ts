@@ -296,13 +296,14 @@ export function memoryStore(
         return true;
       }),
 
+    // Compare-and-set: written only over the counter the sign-in read (one process, no await).
     updatePasskey: (id, update) =>
       settle(() => {
         const passkey = passkeys.get(checkPasskeyId(id));
-        const checked = checkPasskeyUpdate(update);
-        if (passkey !== undefined) {
-          passkeys.set(id, { ...passkey, ...checked, transports: [...passkey.transports] });
-        }
+        const { previousCounter, ...checked } = checkPasskeyUpdate(update);
+        if (passkey === undefined || passkey.counter !== previousCounter) return false;
+        passkeys.set(id, { ...passkey, ...checked, transports: [...passkey.transports] });
+        return true;
       }),
   };
 }

@@ -231,10 +231,11 @@ redis.call('HSET', KEYS[1], 'data', ARGV[1], 'counter', ARGV[2], 'lastUsedAt', A
 return 1
 `;
 
-// Records a sign-in on a passkey that still exists. KEYS: passkey. ARGV: counter, lastUsedAt.
+// Records a sign-in on a passkey whose counter is still the one the sign-in read (compare-and-set);
+// 1 when written. KEYS: passkey. ARGV: previous counter, counter, lastUsedAt, backedUp ("1"/"0").
 const UPDATE_PASSKEY = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'counter', ARGV[1], 'lastUsedAt', ARGV[2])
+if redis.call('HGET', KEYS[1], 'counter') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'counter', ARGV[2], 'lastUsedAt', ARGV[3], 'backedUp', ARGV[4])
 return 1
 `;
 
@@ -274,6 +275,12 @@ function passkeyFromHash(reply: unknown, expected: { id?: string; sub?: string }
   if (typeof value !== "object" || value === null) throw corrupt("a passkey");
   const record: Record<string, unknown> = { ...value, counter: numberField(counter) };
   if (lastUsedAt !== "" && lastUsedAt !== undefined) record.lastUsedAt = numberField(lastUsedAt);
+  // Refreshed at each sign-in, beside the registration's data.
+  const backedUp = fields.get("backedUp");
+  if (backedUp !== undefined) {
+    if (backedUp !== "1" && backedUp !== "0") throw corrupt("a passkey");
+    record.backedUp = backedUp === "1";
+  }
   return readPasskey(record, expected);
 }
 
@@ -615,11 +622,18 @@ export function redisStore(
 
     async updatePasskey(
       id: string,
-      update: { counter: number; lastUsedAt: number },
-    ): Promise<void> {
+      update: { counter: number; lastUsedAt: number; backedUp: boolean; previousCounter: number },
+    ): Promise<boolean> {
       checkPasskeyId(id);
-      const { counter, lastUsedAt } = checkPasskeyUpdate(update);
-      await script(UPDATE_PASSKEY, keys.passkey(id), [String(counter), String(lastUsedAt)]);
+      const { counter, lastUsedAt, backedUp, previousCounter } = checkPasskeyUpdate(update);
+      // One script on one key: atomic on a single server and on a cluster alike.
+      const saved = await script(UPDATE_PASSKEY, keys.passkey(id), [
+        String(previousCounter),
+        String(counter),
+        String(lastUsedAt),
+        backedUp ? "1" : "0",
+      ]);
+      return integerReply(saved) === 1;
     },
   };
 }

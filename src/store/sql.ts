@@ -630,8 +630,7 @@ export function sqlStore(options: SqlStoreOptions): SqlStore {
       return rows.length > 0;
     },
 
-    // TODO(merge): the compare-and-set signature lands with the passkeys branch.
-    updatePasskey: updatePasskey as unknown as PasskeyStore["updatePasskey"],
+    updatePasskey,
 
     // --- linked accounts --------------------------------------------------------
 

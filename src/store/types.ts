@@ -118,8 +118,8 @@ export interface SessionStore {
 
 /**
  * One registered passkey (a WebAuthn credential record) as a
- * {@linkcode PasskeyStore} keeps it. Every field but `counter` and
- * `lastUsedAt` is written once, at registration.
+ * {@linkcode PasskeyStore} keeps it. Every field but `counter`,
+ * `lastUsedAt` and `backedUp` is written once, at registration.
  *
  * @example
  * ```ts
@@ -155,7 +155,7 @@ export interface StoredPasskey {
   transports: string[];
   /** The authenticator model's AAGUID (all zeros when hidden). */
   aaguid: string;
-  /** Whether the credential was backed up (synced) at registration. */
+  /** Whether the credential is backed up (synced): the BS flag at registration, refreshed at each sign-in. */
   backedUp: boolean;
   /** `"multiDevice"` for a syncable passkey, else `"singleDevice"`. */
   deviceType: "singleDevice" | "multiDevice";
@@ -187,10 +187,12 @@ export interface StoredPasskey {
  *   getPasskey: (id) => Promise.resolve(rows.get(id) ?? null),
  *   listPasskeys: (sub) => Promise.resolve([...rows.values()].filter((row) => row.sub === sub)),
  *   deletePasskey: (id) => Promise.resolve(rows.delete(id)),
- *   updatePasskey(id, update) {
+ *   // Compare-and-set: saved only over the counter the sign-in read.
+ *   updatePasskey(id, { previousCounter, ...update }) {
  *     const row = rows.get(id);
- *     if (row) Object.assign(row, update);
- *     return Promise.resolve();
+ *     if (row === undefined || row.counter !== previousCounter) return Promise.resolve(false);
+ *     Object.assign(row, update);
+ *     return Promise.resolve(true);
  *   },
  * };
  * ```
@@ -207,8 +209,19 @@ export interface PasskeyStore {
   listPasskeys(sub: string): Promise<StoredPasskey[]>;
   /** Deletes one passkey; resolves `true` when it existed. */
   deletePasskey(id: string): Promise<boolean>;
-  /** Records a sign-in: the new signature counter and when it happened. */
-  updatePasskey(id: string, update: { counter: number; lastUsedAt: number }): Promise<void>;
+  /**
+   * Records a sign-in: the new signature counter, when it happened and
+   * whether the credential is backed up now (the BS flag), saved only over
+   * the counter the sign-in read (compare-and-set, atomic across
+   * instances): resolves `true` when the stored counter was
+   * `previousCounter` and the update is now saved, `false` when it was not
+   * (another sign-in got there first, or the passkey is gone) and nothing
+   * was written.
+   */
+  updatePasskey(
+    id: string,
+    update: { counter: number; lastUsedAt: number; backedUp: boolean; previousCounter: number },
+  ): Promise<boolean>;
 }
 
 /**

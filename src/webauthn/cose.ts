@@ -4,7 +4,7 @@
  * from SPKI, and used to verify an assertion signature.
  *
  * Supported: EdDSA (-8, OKP, crv 6 Ed25519), ES256 (-7, EC2, crv 1 P-256)
- * and RS256 (-257, RSA, modulus of 2048 to 8192 bits).
+ * and RS256 (-257, RSA, an odd modulus of 2048 to 8192 bits, exponent 65537).
  *
  * @module
  */
@@ -118,7 +118,8 @@ function refusePrivate(map: Map<number | string, CborValue>, labels: readonly nu
  * Checks a decoded COSE_Key and imports it: `kty`, `crv` and `alg` must
  * agree, `alg` must be in `allowed`, coordinates must have their exact
  * lengths and lie on the curve (Ed25519 points of small order are refused
- * too), an RSA modulus must have 2048 to 8192 bits and its exponent be odd.
+ * too), an RSA modulus must be odd with 2048 to 8192 bits and its exponent
+ * be 65537.
  *
  * @throws {WebAuthnError} with reason `key_malformed`, `key_algorithm`,
  *   `key_mismatch`, `key_invalid` or `key_too_weak`.
@@ -213,14 +214,15 @@ export async function importCoseKey(
     if (bits > RSA_MAX_BITS) {
       keyError("key_invalid", `RSA modulus has ${bits} bits; expected at most ${RSA_MAX_BITS}.`);
     }
-    if (
-      e.length === 0 || e.length > 4 || e[0] === 0 || !(e[e.length - 1] & 1) ||
-      (e.length === 1 && e[0] < 3)
-    ) {
+    if (!(n[n.length - 1] & 1)) {
       keyError(
         "key_invalid",
-        "RSA exponent is not an odd number from 3 to 2^32 - 1; expected e.g. 65537.",
+        "RSA modulus is even; expected an odd modulus (a product of primes).",
       );
+    }
+    // Every authenticator uses 65537 (FIPS 186-5 requires at least it); a small one invites attacks.
+    if (e.length !== 3 || e[0] !== 1 || e[1] !== 0 || e[2] !== 1) {
+      keyError("key_invalid", "RSA exponent is not 65537; expected 65537 (bytes 01 00 01).");
     }
     key = await importOrRefuse(() =>
       subtle.importKey(

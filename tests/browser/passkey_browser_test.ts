@@ -333,3 +333,45 @@ Deno.test({
     await withServer(server, () => passkeyFlow(server));
   },
 });
+
+Deno.test({
+  name:
+    "chromium passkeys on 127.0.0.1: the demo prints localhost, and a refused ceremony says WebAuthn needs a domain name",
+  ignore: missingTool("chromium"),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const server = await startServer("deno", "examples/deno/main.ts", { env: NO_SECRET });
+    await withServer(server, async () => {
+      // The URL the demo tells people to open is on localhost, where passkeys work.
+      assert.match(server.url, /^http:\/\/localhost:\d+$/);
+      assert.doesNotMatch(server.output(), /127\.0\.0\.1|0\.0\.0\.0/);
+      const browser: Browser = await chromium.launch({
+        executablePath: toolPath("chromium"),
+        headless: true,
+        args: CHROMIUM_ARGS,
+        timeout: 30_000,
+      });
+      try {
+        const { page } = await openPage(browser, recordCeremonies(), { autofill: false });
+        await page.goto(`http://127.0.0.1:${server.port}/`);
+        await waitForState(page, "signed-out");
+        await page.fill('#credentials-form input[name="username"]', "demo");
+        await page.fill('#credentials-form input[name="password"]', demoPassword(server.output()));
+        await page.click('#credentials-form button[type="submit"]');
+        await waitForState(page, "signed-in");
+        // Chromium refuses the ceremony on an IP address; the client says why and what to open.
+        await page.click("#passkey-register");
+        await page.waitForSelector("#passkeys-message.error");
+        const message = await page.textContent("#passkeys-message") ?? "";
+        assert.match(
+          message,
+          /^invalid_request: WebAuthn needs a domain name such as localhost, not an IP address/,
+        );
+        assert.ok(message.includes("(127.0.0.1)"), message);
+      } finally {
+        await browser.close();
+      }
+    });
+  },
+});

@@ -102,12 +102,13 @@ export async function signInOptions(browser: Browser): Promise<JsonObject> {
 export async function registerNew(
   browser: Browser,
   alg: Alg = -7,
-  setup: { counter?: number } = {},
+  setup: { counter?: number; flags?: number } = {},
 ): Promise<{ authenticator: SoftAuthenticator; response: Response; options: JsonObject }> {
   const options = await registerOptions(browser);
   const user = options.user as { id: string };
-  const authenticator = await createAuthenticator(alg, { ...setup, userHandle: user.id });
-  const json = await authenticator.register({ challenge: options.challenge as string });
+  const { flags, ...created } = setup;
+  const authenticator = await createAuthenticator(alg, { ...created, userHandle: user.id });
+  const json = await authenticator.register({ challenge: options.challenge as string, flags });
   const response = await post(browser, "/auth/passkey/register", {
     response: json,
     name: "Laptop",

@@ -189,3 +189,64 @@ Deno.test("client: without WebAuthn or autofill, passkey calls fail with status 
     fake.restore();
   }
 });
+
+/** Runs `body` with `location` set to `href` (as a page opened there has it). */
+async function onPage(href: string, body: () => Promise<void>): Promise<void> {
+  const url = new URL(href);
+  const page = { href, hostname: url.hostname, port: url.port, protocol: url.protocol };
+  const had = Object.getOwnPropertyDescriptor(globalThis, "location");
+  Object.defineProperty(globalThis, "location", { configurable: true, value: page });
+  try {
+    await body();
+  } finally {
+    if (had) Object.defineProperty(globalThis, "location", had);
+    else delete (globalThis as Json).location;
+  }
+}
+
+Deno.test("client: on an IP address, a refused passkey ceremony says WebAuthn needs a domain name such as localhost", async () => {
+  const fake = installWebAuthn({ helpers: true, holder: {} });
+  const credentials = globalThis.navigator.credentials as unknown as Json;
+  // What Chromium throws on http://127.0.0.1: the RP ID is an IP address.
+  const refuse = () =>
+    Promise.reject(new DOMException("This is an invalid domain.", "SecurityError"));
+  credentials.create = refuse;
+  credentials.get = refuse;
+  try {
+    for (
+      const [href, instead] of [
+        ["http://127.0.0.1:8000/", "(127.0.0.1)"],
+        ["http://[::1]:3000/account", "([::1])"],
+        ["http://192.168.1.20/", "(192.168.1.20)"],
+      ]
+    ) {
+      await onPage(href, async () => {
+        const { auth } = passkeyAuth();
+        const { client } = browserClient(auth.handlers.ALL, ORIGIN);
+        await client.signInCredentials({ username: "ada", password: "correct horse" });
+        for (const result of [await client.passkey.register(), await client.passkey.signIn()]) {
+          assert.equal(result.error?.error, "invalid_request");
+          assert.equal(result.error?.status, 0);
+          const description = result.error?.error_description ?? "";
+          assert.match(
+            description,
+            /WebAuthn needs a domain name such as localhost, not an IP address/,
+          );
+          assert.ok(description.includes(instead), description);
+        }
+      });
+    }
+    // On a domain name the same refusal names the browser's error, not IP addresses.
+    await onPage("http://localhost:8000/", async () => {
+      const { auth } = passkeyAuth();
+      const { client } = browserClient(auth.handlers.ALL, ORIGIN);
+      await client.signInCredentials({ username: "ada", password: "correct horse" });
+      const result = await client.passkey.register();
+      assert.equal(result.error?.error, "invalid_request");
+      assert.doesNotMatch(result.error?.error_description ?? "", /IP address/);
+      assert.match(result.error?.error_description ?? "", /SecurityError/);
+    });
+  } finally {
+    fake.restore();
+  }
+});

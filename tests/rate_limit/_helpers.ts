@@ -26,6 +26,9 @@ export function fullAuth(overrides: Partial<AuthConfig> = {}, log: LogEntry[] = 
     oauth: [{ id: "github", clientId: "id", clientSecret: "secret" }],
     secret: SECRET,
     env: {},
+    // A clock of its own: without session.store, instances on one clock share the process's
+    // counts; each test instance starts from zero.
+    clock: () => Date.now(),
     logger: { log: (entry) => void log.push(entry) },
     credentials: {
       authorize: ({ username, password }) =>

@@ -28,6 +28,9 @@ export function makeAuth(overrides: Partial<AuthConfig> = {}) {
     oauth: [],
     secret: SECRET,
     logger: false,
+    // A clock of its own: without session.store, instances on one clock share the process's
+    // throttle and one-time marks; each test instance starts from a clean count.
+    clock: () => Date.now(),
     credentials: {
       authorize: ({ username, password }) =>
         username === "ada" && password === "correct horse" ? ADA : null,

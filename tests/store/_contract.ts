@@ -541,17 +541,74 @@ export function passkeyContract(label: string, options: PasskeyContractOptions):
     }
   });
 
-  test("updatePasskey records the counter and the last use; other fields stay", async (h) => {
+  test("updatePasskey records the counter, the last use and the backed-up state; other fields stay", async (h) => {
+    const store = h.store();
+    const saved = passkey("cred-1", "user-1", { counter: 5, deviceType: "multiDevice" });
+    await store.savePasskey(saved);
+    const update = { counter: 6, lastUsedAt: 1_764_000_100, backedUp: true, previousCounter: 5 };
+    assert.equal(await store.updatePasskey("cred-1", update), true);
+    const expected = { ...saved, counter: 6, lastUsedAt: 1_764_000_100, backedUp: true };
+    assert.deepEqual(await store.getPasskey("cred-1"), expected);
+    assert.deepEqual(await store.listPasskeys("user-1"), [expected]);
+    // The BS flag can go back to false too.
+    const next = { counter: 7, lastUsedAt: 1_764_000_200, backedUp: false, previousCounter: 6 };
+    assert.equal(await store.updatePasskey("cred-1", next), true);
+    assert.deepEqual(await store.getPasskey("cred-1"), {
+      ...saved,
+      counter: 7,
+      lastUsedAt: 1_764_000_200,
+    });
+    // An unknown id creates nothing.
+    assert.equal(await store.updatePasskey("cred-2", { ...update, previousCounter: 0 }), false);
+    assert.equal(await store.getPasskey("cred-2"), null);
+  });
+
+  test("updatePasskey saves only over the counter it read (compare-and-set)", async (h) => {
     const store = h.store();
     const saved = passkey("cred-1", "user-1", { counter: 5 });
     await store.savePasskey(saved);
-    await store.updatePasskey("cred-1", { counter: 6, lastUsedAt: 1_764_000_100 });
-    const expected = { ...saved, counter: 6, lastUsedAt: 1_764_000_100 };
-    assert.deepEqual(await store.getPasskey("cred-1"), expected);
-    assert.deepEqual(await store.listPasskeys("user-1"), [expected]);
-    // An unknown id creates nothing.
-    await store.updatePasskey("cred-2", { counter: 1, lastUsedAt: 1_764_000_100 });
-    assert.equal(await store.getPasskey("cred-2"), null);
+    for (const previousCounter of [0, 4, 6, 50]) {
+      const stale = { counter: 60, lastUsedAt: 1_764_000_100, backedUp: true, previousCounter };
+      assert.equal(
+        await store.updatePasskey("cred-1", stale),
+        false,
+        `previous ${previousCounter}`,
+      );
+    }
+    assert.deepEqual(await store.getPasskey("cred-1"), saved);
+    assert.deepEqual(await store.listPasskeys("user-1"), [saved]);
+    // Counter-less authenticators (0 stays 0) still record each sign-in.
+    await store.savePasskey(passkey("cred-0", "user-1"));
+    for (const lastUsedAt of [1_764_000_100, 1_764_000_200]) {
+      const zero = { counter: 0, lastUsedAt, backedUp: false, previousCounter: 0 };
+      assert.equal(await store.updatePasskey("cred-0", zero), true);
+      assert.equal((await store.getPasskey("cred-0"))?.lastUsedAt, lastUsedAt);
+    }
+  });
+
+  test("updatePasskey racing from one counter saves exactly one", async (h) => {
+    const store = h.store();
+    await store.savePasskey(passkey("cred-1", "user-1", { counter: 5 }));
+    for (const racers of [2, 10]) {
+      const before = (await store.getPasskey("cred-1"))!.counter;
+      const results = await Promise.all(
+        Array.from({ length: racers }, (_, i) =>
+          store.updatePasskey("cred-1", {
+            counter: before + 1 + i,
+            lastUsedAt: 1_764_000_100 + i,
+            backedUp: i % 2 === 0,
+            previousCounter: before,
+          })),
+      );
+      assert.equal(results.filter((saved) => saved === true).length, 1, `${racers} racers`);
+      assert.equal(results.filter((saved) => saved === false).length, racers - 1);
+      const winner = results.indexOf(true);
+      const after = (await store.getPasskey("cred-1"))!;
+      assert.equal(after.counter, before + 1 + winner);
+      assert.equal(after.lastUsedAt, 1_764_000_100 + winner);
+      assert.equal(after.backedUp, winner % 2 === 0);
+      assert.deepEqual(await store.listPasskeys("user-1"), [after]);
+    }
   });
 
   test("deletePasskey removes it from get and list; true only the first time", async (h) => {
@@ -608,7 +665,22 @@ export function passkeyContract(label: string, options: PasskeyContractOptions):
     await assert.rejects(store.getPasskey("a:b"), TypeError);
     await assert.rejects(store.deletePasskey(""), TypeError);
     await assert.rejects(store.listPasskeys(""), TypeError);
-    await assert.rejects(store.updatePasskey("cred-1", { counter: -1, lastUsedAt: 1 }), TypeError);
+    const update = { counter: 1, lastUsedAt: 1, backedUp: false, previousCounter: 0 };
+    for (
+      const value of [
+        { ...update, counter: -1 },
+        { ...update, previousCounter: -1 },
+        { ...update, previousCounter: undefined },
+        { ...update, backedUp: "yes" },
+        { counter: 1, lastUsedAt: 1 },
+      ]
+    ) {
+      await assert.rejects(
+        store.updatePasskey("cred-1", value as typeof update),
+        TypeError,
+        JSON.stringify(value),
+      );
+    }
     assert.deepEqual(await store.listPasskeys("user-1"), []);
   }, options.validates !== false);
 
@@ -618,8 +690,17 @@ export function passkeyContract(label: string, options: PasskeyContractOptions):
     await one.savePasskey(passkey("cred-1", "user-1"));
     assert.equal((await two.getPasskey("cred-1"))?.sub, "user-1");
     assert.equal(await two.savePasskey(passkey("cred-1", "user-2")), false);
-    await two.updatePasskey("cred-1", { counter: 3, lastUsedAt: 1_764_000_100 });
+    const update = { counter: 3, lastUsedAt: 1_764_000_100, backedUp: false, previousCounter: 0 };
+    assert.equal(await two.updatePasskey("cred-1", update), true);
     assert.equal((await one.getPasskey("cred-1"))?.counter, 3);
+    // The compare-and-set holds across instances: racing from counter 3, one of each saves.
+    const results = await Promise.all(
+      [one, two, one, two].map((store, i) =>
+        store.updatePasskey("cred-1", { ...update, counter: 4 + i, previousCounter: 3 })
+      ),
+    );
+    assert.equal(results.filter(Boolean).length, 1);
+    assert.equal((await two.getPasskey("cred-1"))?.counter, 4 + results.indexOf(true));
     assert.equal(await two.deletePasskey("cred-1"), true);
     assert.deepEqual(await one.listPasskeys("user-1"), []);
   }, options.shared);

@@ -300,7 +300,7 @@ Deno.test("deno kv: changing the prefix array after creating the store moves no 
 });
 
 Deno.test("deno kv: checkStore passes every check", async () => {
-  const kinds: StoreKind[] = ["sessions", "marks", "counters", "apiKeys"];
+  const kinds: StoreKind[] = ["sessions", "marks", "counters", "passkeys", "apiKeys"];
   const harness = await openHarness();
   try {
     const { failed } = await checkStore(harness.store(), { kinds });

@@ -228,8 +228,14 @@ for (const flavor of [nodeRedis, ioredis]) {
         for (let i = 0; i < 12; i++) {
           assert.equal(await s.savePasskey(passkey(`cred-${i}`, `user-${i % 3}`)), true);
           assert.equal(await s.savePasskey(passkey(`cred-${i}`, "user-9")), false);
-          await s.updatePasskey(`cred-${i}`, { counter: i + 1, lastUsedAt: 1_764_000_000 });
+          const update = { counter: i + 1, lastUsedAt: 1_764_000_000, backedUp: true };
+          assert.equal(await s.updatePasskey(`cred-${i}`, { ...update, previousCounter: 0 }), true);
+          assert.equal(
+            await s.updatePasskey(`cred-${i}`, { ...update, previousCounter: 0 }),
+            false,
+          );
           assert.equal((await s.getPasskey(`cred-${i}`))?.counter, i + 1);
+          assert.equal((await s.getPasskey(`cred-${i}`))?.backedUp, true);
         }
         for (let u = 0; u < 3; u++) assert.equal((await s.listPasskeys(`user-${u}`)).length, 4);
         for (let i = 0; i < 12; i += 2) assert.equal(await s.deletePasskey(`cred-${i}`), true);
@@ -451,7 +457,7 @@ Deno.test({
 });
 
 /** The kinds redisStore is checked for by the store conformance kit. */
-const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters", "apiKeys"];
+const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys", "apiKeys"];
 
 for (const flavor of [nodeRedis, ioredis]) {
   Deno.test({

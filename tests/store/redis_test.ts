@@ -167,7 +167,12 @@ for (const flavor of [nodeRedis, ioredis]) {
       withRedis(flavor, async ({ raw, store }) => {
         const s = store();
         await s.savePasskey(passkey("cred-1", "user-1"));
-        await s.updatePasskey("cred-1", { counter: 2, lastUsedAt: 1_764_000_000 });
+        await s.updatePasskey("cred-1", {
+          counter: 2,
+          lastUsedAt: 1_764_000_000,
+          backedUp: false,
+          previousCounter: 0,
+        });
         const names = [`${PREFIX}passkey:cred-1`, `${PREFIX}passkeys:user-1`];
         assert.deepEqual((await scanKeys(raw, PREFIX)).sort(), names);
         for (const name of names) assert.equal(await raw.command(["PTTL", name]), -1);
@@ -471,7 +476,7 @@ Deno.test({
 });
 
 /** The kinds redisStore is checked for by the store conformance kit. */
-const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters", "apiKeys"];
+const KIT_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys", "apiKeys"];
 
 for (const flavor of [nodeRedis, ioredis]) {
   Deno.test({

@@ -12,8 +12,8 @@ import {
 } from "../../mod.ts";
 import { checkStore, type StoreKind } from "../../testing.ts";
 
-/** The kinds memoryStore has today (passkeys join once updatePasskey compares and sets). */
-const MEMORY_KINDS: StoreKind[] = ["sessions", "marks", "counters", "apiKeys"];
+/** The kinds memoryStore has (passkeys since updatePasskey compares and sets). */
+const MEMORY_KINDS: StoreKind[] = ["sessions", "marks", "counters", "passkeys", "apiKeys"];
 
 /** A store whose methods each wait a little, as a remote backend does. */
 function slow<T extends object>(store: T): T {

@@ -93,9 +93,22 @@ Deno.test("cose refuses an RSA modulus with a leading zero and bad exponents", a
     key.set(-2, new Uint8Array(e));
     await assert.rejects(importCoseKey(keyOf(key)), { reason: "key_invalid" }, `e = ${e}`);
   }
-  const three = auth.coseKey();
-  three.set(-2, new Uint8Array([3]));
-  assert.equal((await importCoseKey(keyOf(three))).algorithm, -257);
+});
+
+Deno.test("cose accepts only the RSA exponent 65537 and an odd modulus", async () => {
+  const auth = await createAuthenticator(-257);
+  assert.equal((await importCoseKey(keyOf(auth.coseKey()))).algorithm, -257);
+  // 3, 17, 2^16 + 3, 2^32 - 1 and 65537 with a leading zero byte: odd, yet not 65537 as it should be.
+  for (const e of [[3], [17], [1, 0, 3], [255, 255, 255, 255], [0, 1, 0, 1], [1, 0, 1, 0]]) {
+    const key = auth.coseKey();
+    key.set(-2, new Uint8Array(e));
+    await assert.rejects(importCoseKey(keyOf(key)), { reason: "key_invalid" }, `e = ${e}`);
+  }
+  const even = auth.coseKey();
+  const n = Uint8Array.from(even.get(-1) as Uint8Array);
+  n[n.length - 1] &= 0xfe;
+  even.set(-1, n);
+  await assert.rejects(importCoseKey(keyOf(even)), { reason: "key_invalid" });
 });
 
 Deno.test("cose refuses P-256 coordinates of another length, also a 33-byte one of the same value", async () => {
