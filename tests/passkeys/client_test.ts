@@ -223,7 +223,7 @@ Deno.test("client: on an IP address, a refused passkey ceremony says WebAuthn ne
       await onPage(href, async () => {
         const { auth } = passkeyAuth();
         const { client } = browserClient(auth.handlers.ALL, ORIGIN);
-        await client.signInCredentials({ username: "ada", password: "correct horse" });
+        await client.signIn.credentials({ username: "ada", password: "correct horse" });
         for (const result of [await client.passkey.register(), await client.passkey.signIn()]) {
           assert.equal(result.error?.error, "invalid_request");
           assert.equal(result.error?.status, 0);
@@ -240,7 +240,7 @@ Deno.test("client: on an IP address, a refused passkey ceremony says WebAuthn ne
     await onPage("http://localhost:8000/", async () => {
       const { auth } = passkeyAuth();
       const { client } = browserClient(auth.handlers.ALL, ORIGIN);
-      await client.signInCredentials({ username: "ada", password: "correct horse" });
+      await client.signIn.credentials({ username: "ada", password: "correct horse" });
       const result = await client.passkey.register();
       assert.equal(result.error?.error, "invalid_request");
       assert.doesNotMatch(result.error?.error_description ?? "", /IP address/);
