@@ -192,6 +192,16 @@ try {
 }
 `;
 
+/** The variables a child process needs to find its tools and Deno's cache, and nothing else. */
+function inherited(): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}
+
 async function runCreateAuth(
   permissions: string[],
   args: string[] = [],
@@ -203,7 +213,10 @@ async function runCreateAuth(
     await Deno.writeTextFile(file, CREATE_AUTH_SCRIPT);
     const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
       args: ["run", "--no-config", "--no-prompt", ...permissions, file, ...args],
+      // Only what is given here: other test files run in this process and may set variables.
+      clearEnv: true,
       env: {
+        ...inherited(),
         ...env,
         GITHUB_CLIENT_ID: "gh-id",
         GITHUB_CLIENT_SECRET: "gh-secret",

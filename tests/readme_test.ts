@@ -267,10 +267,17 @@ async function deno(
   cwd: string,
   env: Record<string, string> = {},
 ): Promise<{ success: boolean; output: string }> {
+  const kept: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) kept[name] = value;
+  }
   const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args,
     cwd,
-    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
+    // Only what is given here: other test files run in this process and may set variables.
+    clearEnv: true,
+    env: { ...kept, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

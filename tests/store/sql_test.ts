@@ -10,9 +10,9 @@ import assert from "node:assert/strict";
 import pg from "npm:pg@8";
 // deno-lint-ignore no-import-prefix -- dev-only test dependency; deno.json has no import map.
 import postgres from "npm:postgres@3";
-import type { Auth, LogEntry } from "../../mod.ts";
+import type { LogEntry } from "../../mod.ts";
 import { type SqlQuery, sqlSchema, type SqlStore, sqlStore } from "../../sql.ts";
-import { checkStore, createMockProvider, signInAs } from "../../testing.ts";
+import { checkStore, createMockProvider } from "../../testing.ts";
 import { assertError, assertNoSession, Browser, Clock, makeAuth } from "../server/_helpers.ts";
 import { type PostgresServer, startPostgres } from "../support/postgres_server.ts";
 import { missingTool } from "../support/tools.ts";
@@ -599,30 +599,25 @@ sqlTest("a failing query fails closed: 503, never a session", async (flavor) => 
   }
 });
 
-/** Imports one of examples/sql/ with its environment set, as a user runs it. */
+/** Runs one of examples/sql/ in a process of its own with its environment, as a user runs it. */
 async function runExample(file: string, env: Record<string, string>) {
-  for (
-    const [name, value] of Object.entries({
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "tests/store/fixtures/sql_example.ts", file],
+    cwd: REPO_ROOT,
+    env: {
       AUTH_SECRET: "sql-example-secret-0123456789-abcdefghij",
       GITHUB_CLIENT_ID: "id",
       GITHUB_CLIENT_SECRET: "secret",
       ...env,
-    })
-  ) Deno.env.set(name, value);
-  const example = await import(`../../examples/sql/${file}`) as {
-    store: SqlStore;
-    auth: Auth;
-    close(): Promise<void> | void;
-  };
-  try {
-    const sub = `example-${file}`;
-    const cookie = await signInAs(example.auth, { sub });
-    const request = new Request("http://localhost:8000/", { headers: { Cookie: cookie } });
-    assert.equal((await example.auth.api.getSession(request))?.user.sub, sub);
-    assert.equal((await example.store.listSessions(sub)).length, 1);
-  } finally {
-    await example.close();
-  }
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.ok(output.success, decoder.decode(output.stderr));
+  const result = JSON.parse(decoder.decode(output.stdout).trim().split("\n").at(-1)!);
+  assert.deepEqual(result, { sub: `example-${file}`, listed: 1 });
 }
 
 for (const file of ["postgres_pg.ts", "postgres_js.ts"]) {
