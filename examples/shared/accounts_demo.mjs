@@ -1,7 +1,7 @@
 /**
  * The demo's linked accounts: where they live, how a first sign-in with the
  * mock provider keeps the mock account's own id as the user's `sub`, and
- * `GET /demo/token`, which calls the provider's API with the user's access
+ * `GET /demo/provider-token`, which calls the provider's API with the user's access
  * token on the server (the token itself never reaches the page). The page
  * side is `accounts_page.js` (served as `/accounts.js`).
  *
@@ -31,7 +31,7 @@ export function createAccountsDemo(provider) {
       return linked === null ? { ...user, sub: profile.sub } : user;
     },
     /**
-     * `GET /demo/token`: the user's mock access token, used here to read their profile at
+     * `GET /demo/provider-token`: the user's mock access token, used here to read their profile at
      * the provider; answers what the provider said and when the token expires.
      *
      * @param {import("@service-stack/auth").Auth} auth

@@ -1,6 +1,6 @@
 // The demo page's linked accounts, served as /accounts.js: the user's accounts, a button
 // that links another mock account, unlink buttons, and a call to the provider's API made
-// by the server with the user's token (GET /demo/token). It shares the page's client.
+// by the server with the user's token (GET /demo/provider-token). It shares the page's client.
 import { auth, clearMessages, describe, say, sessionEnded } from "./app.js";
 
 /** @param {string} id */
@@ -55,7 +55,7 @@ element("account-link").addEventListener("click", async () => {
 
 element("account-token").addEventListener("click", async () => {
   clearMessages();
-  const response = await fetch("/demo/token", { credentials: "same-origin" });
+  const response = await fetch("/demo/provider-token", { credentials: "same-origin" });
   const body = await response.json();
   if (!response.ok) return say("accounts-message", body.error ?? "The call failed.", "error");
   const who = body.profile?.name ?? body.profile?.sub ?? "someone";

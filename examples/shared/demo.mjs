@@ -269,7 +269,7 @@ export async function createDemo(options) {
   const authConfig = {
     oauth: [mock.provider],
     twoFactor: twoFactor.config,
-    // Linked accounts: the mock's accounts, their tokens sealed, a token call at /demo/token.
+    // Linked accounts: the mock's accounts, their tokens sealed, a token call at /demo/provider-token.
     accounts: accounts.config,
     callbacks: { signIn: accounts.signIn },
     ...serviceTokens.config,
@@ -346,7 +346,7 @@ export async function createDemo(options) {
     return async (request) => {
       const url = new URL(request.url);
       if (twoFactor.handles(url.pathname)) return await twoFactorRoutes(request);
-      if (url.pathname === "/demo/token") return await accounts.token(auth, request);
+      if (url.pathname === "/demo/provider-token") return await accounts.token(auth, request);
       if (serviceTokens.handles(url.pathname)) return await serviceTokenRoutes(request);
       if (url.pathname === "/mock-oauth" || url.pathname.startsWith("/mock-oauth/")) {
         return await mock.handler(request);
@@ -360,7 +360,7 @@ export async function createDemo(options) {
       const asset = assets.get(url.pathname === RESET_PAGE ? "/" : url.pathname);
       if (asset === undefined) {
         return text(
-          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions, /demo/token, " +
+          "Not found: this demo serves /, /app.js, /app.css, /client/*, /auth/*, /demo/sessions, /demo/token, /demo/provider-token, /demo/api/*, " +
             "/demo/outbox and /mock-oauth/*.",
           404,
         );

@@ -58,7 +58,7 @@ Deno.test("demo: a mock sign-in is linked, a second mock account links to the sa
   const still = await (await client.fetch(`${ORIGIN}/auth/session`)).json();
   assert.equal(still.user.sub, "mock-ada", "the session is still Ada's");
   // The token call: the server uses the token; the page sees what the provider answered.
-  const call = await client.fetch(`${ORIGIN}/demo/token`);
+  const call = await client.fetch(`${ORIGIN}/demo/provider-token`);
   assert.equal(call.status, 200);
   const text = await call.text();
   const body = JSON.parse(text);

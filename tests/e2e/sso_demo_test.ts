@@ -67,7 +67,14 @@ Deno.test({
       assert.equal(landed.status, 302);
       assert.equal(landed.headers.get("Location"), "/");
       const session = await (await get(`${server.url}/auth/session`)).json();
-      assert.equal(session.user.sub, "example-corp:corp-alan");
+      // The demo links accounts: the session names the linked user (a random sub, DECISIONS
+      // "Enterprise sign-in"), whose one account is the organization's.
+      assert.match(session.user.sub, /^[A-Za-z0-9_-]{22,}$/);
+      const { accounts } = await (await get(`${server.url}/auth/accounts`)).json();
+      assert.deepEqual(
+        accounts.map((account: { provider: string }) => account.provider),
+        ["sso:example-corp"],
+      );
       assert.equal(session.user.name, "Alan Turing (Example Corp)");
     } finally {
       await server.stop();
