@@ -146,7 +146,13 @@ async function sqlContestant(which: string, url: string | undefined) {
   let dialect: "postgres" | "sqlite" = "postgres";
   if (which === "ours-sql-pg") {
     const pool = new pg.Pool({ connectionString: url, max: 20 });
-    query = (sql, params) => pool.query(sql, [...params]).then((result) => result.rows);
+    // As examples/sql/postgres_pg.ts: named statements, parsed once per connection.
+    const names = new Map<string, string>();
+    query = (text, params) => {
+      let name = names.get(text);
+      if (name === undefined) names.set(text, name = `auth_${names.size}`);
+      return pool.query({ name, text, values: [...params] }).then((result) => result.rows);
+    };
   } else if (which === "ours-sql-postgresjs") {
     const sql = postgres(url!, { max: 20, onnotice: () => {} });
     query = (text, params) => sql.unsafe(text, [...params]);
@@ -161,7 +167,13 @@ async function sqlContestant(which: string, url: string | undefined) {
     };
     const db = new DatabaseSync(`${await Deno.makeTempDir()}/auth.db`);
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
-    query = (sql, params) => Promise.resolve(db.prepare(sql).all(...params));
+    // As examples/sql/sqlite.ts: each statement prepared once.
+    const statements = new Map<string, { all(...params: unknown[]): Record<string, unknown>[] }>();
+    query = (sql, params) => {
+      let statement = statements.get(sql);
+      if (statement === undefined) statements.set(sql, statement = db.prepare(sql));
+      return Promise.resolve(statement.all(...params));
+    };
     dialect = "sqlite";
   }
   // A prefix per server, so that rounds never read another round's rows.

@@ -6,9 +6,15 @@ import { createAuth } from "@service-stack/auth";
 import { sqlStore } from "@service-stack/auth/sql";
 
 const pool = new pg.Pool({ connectionString: Deno.env.get("DATABASE_URL") });
+// The store runs a fixed set of statements: named, each is parsed once per connection.
+const names = new Map<string, string>();
 export const store = sqlStore({
   dialect: "postgres",
-  query: (sql, params) => pool.query(sql, [...params]).then((result) => result.rows),
+  query: (text, params) => {
+    let name = names.get(text);
+    if (name === undefined) names.set(text, name = `auth_${names.size}`);
+    return pool.query({ name, text, values: [...params] }).then((result) => result.rows);
+  },
 });
 await store.migrate(); // creates the auth_* tables once; safe on every start
 

@@ -8,9 +8,15 @@ import { sqlStore } from "@service-stack/auth/sql";
 
 const db = new DatabaseSync(Deno.env.get("SQLITE_PATH") ?? "auth.db");
 db.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;");
+// The store runs a fixed set of statements: each is prepared once.
+const statements = new Map<string, ReturnType<typeof db.prepare>>();
 export const store = sqlStore({
   dialect: "sqlite",
-  query: (sql, params) => Promise.resolve(db.prepare(sql).all(...params)),
+  query: (sql, params) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) statements.set(sql, statement = db.prepare(sql));
+    return Promise.resolve(statement.all(...params));
+  },
 });
 await store.migrate();
 

@@ -250,16 +250,21 @@ function ceilSeconds(seconds: number): number {
 }
 
 /**
- * Writes `$1, $2, ...` as SQLite's positional `?`, repeating a parameter
- * that a statement names twice.
+ * A statement written with `$1, $2, ...` in SQLite's positional `?` form, and
+ * which parameter each `?` takes (a parameter named twice is bound twice).
  */
-function positional(sql: string, params: readonly Param[]): [string, Param[]] {
-  const bound: Param[] = [];
+interface Positional {
+  sql: string;
+  order: number[];
+}
+
+function positional(sql: string): Positional {
+  const order: number[] = [];
   const out = sql.replace(/\$(\d+)/g, (_, n: string) => {
-    bound.push(params[Number(n) - 1]);
+    order.push(Number(n) - 1);
     return "?";
   });
-  return [out, bound];
+  return { sql: out, order };
 }
 
 type Param = string | number | null;
@@ -321,8 +326,17 @@ export function sqlStore(options: SqlStoreOptions): SqlStore {
   const now = () => clock() / 1000;
   const nowSeconds = () => Math.floor(now());
 
+  // The store writes a fixed set of statements: each is turned into SQLite's form once.
+  const rewritten = new Map<string, Positional>();
   async function query(sql: string, params: Param[]): Promise<readonly Record<string, unknown>[]> {
-    const [statement, bound] = dialect === "sqlite" ? positional(sql, params) : [sql, params];
+    let statement = sql;
+    let bound = params;
+    if (dialect === "sqlite") {
+      let form = rewritten.get(sql);
+      if (form === undefined) rewritten.set(sql, form = positional(sql));
+      statement = form.sql;
+      bound = form.order.map((index) => params[index]);
+    }
     const rows = await run(statement, bound);
     if (!Array.isArray(rows)) throw new Error("sqlStore query must resolve an array of rows.");
     return rows;
