@@ -6,11 +6,11 @@
  *
  * @example
  * ```ts
- * import { DatabaseSync } from "node:sqlite";
  * import { createAuth } from "@service-stack/auth";
  * import { sqlStore } from "@service-stack/auth/sql";
  *
- * const db = new DatabaseSync("auth.db");
+ * // An open SQLite database, e.g. `new DatabaseSync("auth.db")` of node:sqlite (see docs/sql-store.md).
+ * declare const db: { prepare(sql: string): { all(...params: unknown[]): Record<string, unknown>[] } };
  * const store = sqlStore({
  *   dialect: "sqlite",
  *   query: (sql, params) => Promise.resolve(db.prepare(sql).all(...params)),

@@ -292,12 +292,12 @@ type Param = string | number | null;
  * const auth = createAuth({ oauth: ["github"], session: { store } });
  * ```
  *
- * @example SQLite through node:sqlite
+ * @example SQLite (node:sqlite's DatabaseSync, or bun:sqlite's Database)
  * ```ts
- * import { DatabaseSync } from "node:sqlite";
  * import { sqlStore } from "@service-stack/auth/sql";
  *
- * const db = new DatabaseSync(":memory:");
+ * // An open SQLite database, e.g. `new DatabaseSync(":memory:")` of node:sqlite.
+ * declare const db: { prepare(sql: string): { all(...params: unknown[]): Record<string, unknown>[] } };
  * const store = sqlStore({
  *   dialect: "sqlite",
  *   query: (sql, params) => Promise.resolve(db.prepare(sql).all(...params)),
