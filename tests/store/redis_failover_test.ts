@@ -85,8 +85,23 @@ function live(): RedisServer[] {
   return cluster!.nodes.filter((node) => !killed.has(node));
 }
 
-/** A master that has a connected replica, from `CLUSTER NODES` as a live node sees it. */
+/**
+ * A master that has a connected replica, from `CLUSTER NODES` as a live node sees it; asked
+ * again for up to 10 s, since gossip may not have told that node of every replica yet.
+ */
 async function shardWithReplica(): Promise<Shard> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await findShardWithReplica();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+async function findShardWithReplica(): Promise<Shard> {
   const text = await cluster!.cli(live()[0].port, ["CLUSTER", "NODES"]);
   const rows = text.trim().split("\n").map((line) => line.trim().split(" "));
   const byPort = (address: string) =>

@@ -428,6 +428,26 @@ export async function startRedisCluster(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+    // redis-cli can leave a replica unassigned (a master without slots) when its CLUSTER
+    // REPLICATE races the handshake: give each master lacking one a spare node here.
+    while (replicas > 0) {
+      const rows = (await cliAt(nodes[0].port, ["CLUSTER", "NODES"])).trim().split("\n")
+        .map((line) => line.trim().split(" "));
+      const isMaster = (row: string[]) => row[2].includes("master");
+      const needy = rows.filter((row) =>
+        isMaster(row) && row.length > 8 &&
+        rows.filter((other) => other[3] === row[0]).length < replicas
+      );
+      const spare = rows.find((row) => isMaster(row) && row.length <= 8);
+      if (needy.length === 0 || spare === undefined) break;
+      if (Date.now() > deadline) {
+        throw new Error("A replica could not be assigned; expected CLUSTER REPLICATE to succeed.");
+      }
+      const port = Number(spare[1].split("@")[0].split(":")[1]);
+      // "Unknown node" until gossip reaches the spare: tried again below.
+      await cliAt(port, ["CLUSTER", "REPLICATE", needy[0][0]]).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     // A replica that never synced refuses to fail over: wait until each holds its master's data.
     for (const node of replicas > 0 ? nodes : []) {
       for (;;) {
