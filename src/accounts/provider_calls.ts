@@ -8,9 +8,7 @@
 
 import { AuthError } from "../errors.ts";
 import { mediaType } from "../http.ts";
-import { clientSecretValue } from "../oauth/client_secret.ts";
 import {
-  callProvider,
   parseProviderJSON,
   providerError,
   readProviderText,
@@ -18,41 +16,11 @@ import {
 } from "../oauth/provider_fetch.ts";
 import { requireEndpoint } from "../oauth/endpoints.ts";
 import type { ResolvedProvider } from "../oauth/resolved_provider.ts";
-import { basicCredentials, validateTokens } from "../oauth/token.ts";
+import { postWithClientAuth, validateTokens } from "../oauth/token.ts";
 import type { OAuthTokens } from "../oauth/types.ts";
-import { withProviderHeaders } from "../oauth/user_info.ts";
 
 /** How long an unlink waits for the provider's revocation endpoint, in milliseconds. */
 export const REVOCATION_TIMEOUT_MS = 5_000;
-
-/** A form POST to a provider endpoint with the client's authentication. */
-async function clientPost(
-  fetchFn: typeof fetch,
-  provider: ResolvedProvider,
-  url: string,
-  body: URLSearchParams,
-  what: string,
-): Promise<Response> {
-  const headers = withProviderHeaders(
-    new Headers({
-      Accept: "application/json",
-      "Content-Type": "application/x-www-form-urlencoded",
-    }),
-    provider.headers,
-  );
-  if (provider.clientAuthMethod === "none") {
-    body.set(provider.clientIdParam, provider.clientId);
-  } else if (provider.clientAuthMethod === "client_secret_post") {
-    body.set(provider.clientIdParam, provider.clientId);
-    body.set("client_secret", await clientSecretValue(provider.clientSecret));
-  } else {
-    headers.set(
-      "Authorization",
-      basicCredentials(provider.clientId, await clientSecretValue(provider.clientSecret)),
-    );
-  }
-  return await callProvider(fetchFn, url, { method: "POST", headers, body }, what);
-}
 
 /** What a refresh request ended with. */
 export type RefreshResult = { tokens: OAuthTokens } | { invalidGrant: true };
@@ -69,7 +37,7 @@ export async function requestRefresh(
 ): Promise<RefreshResult> {
   const url = requireEndpoint(provider, "accessToken");
   const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken });
-  const response = await clientPost(timedFetch(fetchFn), provider, url, body, "token");
+  const response = await postWithClientAuth(timedFetch(fetchFn), provider, url, body, "token");
   const text = await readProviderText(response, "token");
   const type = mediaType(response);
   let data: Record<string, unknown>;
@@ -106,7 +74,7 @@ export async function revokeToken(
   try {
     const body = new URLSearchParams({ token: token.value, token_type_hint: token.hint });
     const timed = timedFetch(fetchFn, REVOCATION_TIMEOUT_MS);
-    const response = await clientPost(timed, provider, url, body, "revocation");
+    const response = await postWithClientAuth(timed, provider, url, body, "revocation");
     await response.body?.cancel().catch(() => {});
     return response.ok;
   } catch {

@@ -30,22 +30,18 @@ export function basicCredentials(id: string, secret: string): string {
 }
 
 /**
- * Exchanges the code for tokens; any failure is an `AuthError` (502 or the
- * provider's code). A client secret given as a function is awaited here;
- * `codeVerifier` is left out for a provider with `pkce: false`.
+ * A form POST to one of the provider's endpoints with the client's
+ * authentication (HTTP Basic by default, the body for `client_secret_post`,
+ * the client id alone for `none`): the code exchange, the refresh grant and
+ * revocation all send it this way. `what` names the call in errors.
  */
-export async function exchangeCode(
+export async function postWithClientAuth(
   fetchFn: typeof fetch,
   provider: ResolvedProvider,
-  params: { code: string; redirectURI: string; codeVerifier: string },
-): Promise<OAuthTokens> {
-  const url = requireEndpoint(provider, "accessToken");
-  const body = new URLSearchParams({
-    grant_type: "authorization_code",
-    code: params.code,
-    redirect_uri: params.redirectURI,
-  });
-  if (provider.pkce) body.set("code_verifier", params.codeVerifier);
+  url: string,
+  body: URLSearchParams,
+  what: string,
+): Promise<Response> {
   const headers = withProviderHeaders(
     new Headers({
       Accept: "application/json",
@@ -64,7 +60,27 @@ export async function exchangeCode(
       basicCredentials(provider.clientId, await clientSecretValue(provider.clientSecret)),
     );
   }
-  const response = await callProvider(fetchFn, url, { method: "POST", headers, body }, "token");
+  return await callProvider(fetchFn, url, { method: "POST", headers, body }, what);
+}
+
+/**
+ * Exchanges the code for tokens; any failure is an `AuthError` (502 or the
+ * provider's code). A client secret given as a function is awaited here;
+ * `codeVerifier` is left out for a provider with `pkce: false`.
+ */
+export async function exchangeCode(
+  fetchFn: typeof fetch,
+  provider: ResolvedProvider,
+  params: { code: string; redirectURI: string; codeVerifier: string },
+): Promise<OAuthTokens> {
+  const url = requireEndpoint(provider, "accessToken");
+  const body = new URLSearchParams({
+    grant_type: "authorization_code",
+    code: params.code,
+    redirect_uri: params.redirectURI,
+  });
+  if (provider.pkce) body.set("code_verifier", params.codeVerifier);
+  const response = await postWithClientAuth(fetchFn, provider, url, body, "token");
   const text = await readProviderText(response, "token");
   const type = mediaType(response);
   let data: Record<string, unknown>;
