@@ -62,7 +62,7 @@ async function withBrowser(
     });
     contexts.push(context);
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(30_000);
     // CSP violations, failed module loads and uncaught errors all end up here.
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));

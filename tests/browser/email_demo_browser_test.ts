@@ -47,7 +47,7 @@ async function withTabs(fn: (tabs: Tabs) => Promise<void>): Promise<void> {
     const problems: string[] = [];
     const tab = async () => {
       const page = await context!.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000);
       page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
       page.on("console", (message) => {
         if (message.type() === "error" && !/status of 40[01] /.test(message.text())) {

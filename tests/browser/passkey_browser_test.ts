@@ -163,7 +163,7 @@ async function openPage(
 ) {
   const context = await browser.newContext({ viewport: { width: 900, height: 1400 } });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000);
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   page.on("console", (message) => {

@@ -33,7 +33,7 @@ Deno.test({
         timeout: 30_000,
       });
       const page = await (await browser.newContext()).newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000);
       const problems: string[] = [];
       page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
       await page.goto(`${server.url}/`);

@@ -119,7 +119,7 @@ Deno.test({
       try {
         const context = await browser.newContext({ viewport: { width: 900, height: 1000 } });
         const page = await context.newPage();
-        page.setDefaultTimeout(10_000);
+        page.setDefaultTimeout(30_000);
         const problems: string[] = [];
         page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
         page.on("console", (message) => {
