@@ -373,7 +373,8 @@ function sessionChecks(store: SessionStore, run: string, made: Made) {
   let short: StoredSession;
   const expiry = [
     expiryCheck("a session is gone once it expires", async () => {
-      short = session("short", `${run}-u8`, 1);
+      // Whole seconds: at least one second left now, none after the wait.
+      short = session("short", `${run}-u8`, 2);
       await store.saveSession(short);
       expect(await store.getSession(short.id) !== null, "the session was not saved");
     }, async () => {
@@ -741,7 +742,7 @@ function apiKeyChecks(store: ApiKeyStore, run: string, made: Made) {
   let short: StoredApiKey;
   const expiry = [
     expiryCheck("an API key is gone once it expires", async () => {
-      short = apiKey("short", `${run}-u5`, { expiresAt: nowSeconds() + 1 });
+      short = apiKey("short", `${run}-u5`, { expiresAt: nowSeconds() + 2 });
       await store.saveApiKey(short);
       expect(await store.getApiKey(short.id) !== null, "the key was not saved");
     }, async () => {
